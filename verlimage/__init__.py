@@ -1,0 +1,1 @@
+"""verl Ascend image build system: pins manifest, render, engine, smoke, bump."""

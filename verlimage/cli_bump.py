@@ -1,0 +1,1 @@
+"""Commands for bumping pins and CI."""
