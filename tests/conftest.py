@@ -12,7 +12,7 @@ import pytest
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-COPIED = ("pins.yaml", "templates", "images", "README.md", ".hadolint.yaml", "patches")
+COPIED = ("pins.yaml", "templates", "images", "README.md", ".hadolint.yaml", "patches", "payload", "smoke_tests")
 
 
 @pytest.fixture
@@ -48,3 +48,27 @@ def edit(path: Path, old: str, new: str, count: int = 1) -> None:
     text = path.read_text()
     assert text.count(old) >= count, f"{old!r} not found {count}x in {path.name}"
     path.write_text(text.replace(old, new, count))
+
+
+# ---------------------------------------------------------------- real Docker Engine (marked `docker`)
+
+@pytest.fixture(scope="session")
+def engine_client():
+    from verlimage import engine
+
+    return engine.client()
+
+
+@pytest.fixture(scope="session")
+def cpu_image(engine_client):
+    """The promoted cpu image: built, smoke-tested and promoted by the real pipeline, once per session
+    (an up-to-date image is found by its content hash and not rebuilt)."""
+    from verlimage import netprofile, pipeline, smoke
+    from verlimage.manifest import load_manifest
+
+    manifest = load_manifest(REPO / "pins.yaml")
+    image = manifest.default_image
+    outcome = pipeline.run(engine_client, manifest, image, REPO, netprofile.from_host(), plain=True,
+                           smoke_runner=lambda ref: smoke.run(engine_client, image.name, ref))
+    assert outcome.promoted, f"the cpu image failed its smoke suite: {outcome.smoke and outcome.smoke.reason}"
+    return outcome

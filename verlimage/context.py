@@ -50,7 +50,8 @@ def assemble(image, root: Path, wheelhouse: Path, artifacts: list, profile, base
     (target / "artifacts").mkdir()
     for artifact in artifacts:
         _link(artifact, target / "artifacts" / artifact.name)
-    profile.write_context(target / "netprofile")
+    if not image.offline:
+        profile.write_context(target / "netprofile")
     digest = content_hash(target, extra={"base": base_id, "buildargs": profile.buildargs()})
     return BuildContext(target, digest)
 

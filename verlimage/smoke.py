@@ -87,7 +87,8 @@ def run(api, image: str, reference: str, *, only: str = "", faults=(), env=None,
     npu = npu if npu is not None else detect_npu()
     container = api.containers.run(
         reference, command, detach=True, working_dir="/opt/verl-image", network_mode="none", shm_size="2g",
-        environment={"PYTHONUNBUFFERED": "1", "HF_HUB_OFFLINE": "1", **(env or {})},
+        environment={"PYTHONUNBUFFERED": "1", "HF_HUB_OFFLINE": "1", "TORCH_CPP_LOG_LEVEL": "ERROR",
+                     "GLOG_minloglevel": "2", **(env or {})},
         volumes={str(outcome.directory): {"bind": "/artifacts", "mode": "rw"},
                  **{m: {"bind": m, "mode": "ro"} for m in npu.mounts}},
         devices=[f"{d}:{d}:rwm" for d in npu.devices])

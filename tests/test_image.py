@@ -1,0 +1,141 @@
+"""`make image` for real: the cpu image on the real Docker Engine (slow, marked `docker`)."""
+
+import json
+import re
+
+import pytest
+
+from verlimage import context, engine, netprofile, pipeline, smoke
+from verlimage.errors import UserError
+from verlimage.manifest import load_manifest
+
+from conftest import REPO, edit, run_build
+
+pytestmark = pytest.mark.docker
+
+
+def test_labels_carry_provenance_and_the_resolved_pins(engine_client, cpu_image):
+    labels = engine_client.images.get(cpu_image.image_id).labels
+    for key in ("created", "revision", "source", "version", "title"):
+        assert labels.get(f"org.opencontainers.image.{key}"), key
+    assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ", labels["org.opencontainers.image.created"])
+    assert re.fullmatch(r"[0-9a-f]{40}(-dirty)?", labels["org.opencontainers.image.revision"])
+    committed = json.loads((REPO / "images/cpu/pins.json").read_text())
+    assert json.loads(labels["org.verl.image.pins"]) == committed
+    assert labels["org.verl.image.content-hash"].startswith(cpu_image.tags.short_hash)
+
+
+def test_pins_file_and_env_inside_the_image(engine_client, cpu_image):
+    committed = json.loads((REPO / "images/cpu/pins.json").read_text())
+    inside = engine_client.containers.run(cpu_image.tags.final, ["cat", "/etc/verl-image/pins.json"], remove=True,
+                                          network_mode="none")
+    assert json.loads(inside) == committed
+    env = engine_client.containers.run(cpu_image.tags.final, ["printenv", "VERL_USE_EXTERNAL_MODULES"],
+                                       remove=True, network_mode="none").decode().strip()
+    assert env == committed["env"]["VERL_USE_EXTERNAL_MODULES"] == "verl_cpu_platform"
+
+
+def test_moving_tags_point_at_the_final_content_tag(engine_client, cpu_image):
+    for reference in cpu_image.tags.moving:
+        assert engine.image_id(engine_client, reference) == cpu_image.image_id
+    assert engine.image_id(engine_client, cpu_image.tags.candidate) is None
+
+
+def test_unchanged_rebuild_builds_nothing(engine_client, cpu_image):
+    manifest = load_manifest(REPO / "pins.yaml")
+
+    def must_not_smoke(reference):
+        raise AssertionError("an up-to-date image must not be rebuilt or re-tested")
+
+    again = pipeline.run(engine_client, manifest, manifest.default_image, REPO, netprofile.from_host(),
+                         smoke_runner=must_not_smoke)
+    assert (again.built, again.promoted, again.image_id) == (False, True, cpu_image.image_id)
+
+
+def test_failed_smoke_never_moves_a_good_tag(engine_client, cpu_image, repo_copy):
+    edit(repo_copy / "pins.yaml", "VERL_USE_EXTERNAL_MODULES: verl_cpu_platform", "VERL_USE_EXTERNAL_MODULES: verl_cpu_platfrom")
+    run_build("render", root=repo_copy, check=True)
+    manifest = load_manifest(repo_copy / "pins.yaml")
+    image = manifest.default_image
+    outcome = pipeline.run(engine_client, manifest, image, repo_copy, netprofile.from_host(), plain=True,
+                           smoke_runner=lambda ref: smoke.run(engine_client, image.name, ref, only="conformance",
+                                                              echo=False))
+    try:
+        assert outcome.built and not outcome.promoted
+        assert "conformance.external_modules" in outcome.smoke.reason
+        for reference in cpu_image.tags.moving:
+            assert engine.image_id(engine_client, reference) == cpu_image.image_id, reference
+        assert engine.image_id(engine_client, outcome.tags.final) is None
+        assert engine.image_id(engine_client, outcome.tags.candidate) == outcome.image_id  # kept for debugging
+    finally:
+        engine_client.images.remove(outcome.tags.candidate, force=True)
+
+
+def test_a_second_concurrent_pipeline_is_refused_and_touches_nothing(engine_client, cpu_image):
+    with pipeline.image_lock("cpu"):
+        result = run_build("image", "cpu")
+    assert result.returncode == 2
+    assert "another pipeline for 'cpu' is running" in result.stderr
+    for reference in cpu_image.tags.moving:
+        assert engine.image_id(engine_client, reference) == cpu_image.image_id
+
+
+SECRET = "s3cr3t-T0KEN-8731"
+
+
+def test_credentials_never_reach_a_layer_history_or_label(engine_client, cpu_image, tmp_path):
+    manifest = load_manifest(REPO / "pins.yaml")
+    image = manifest.default_image
+    profile = netprofile.from_host(index_url=f"https://ci-bot:{SECRET}@pypi.internal.invalid/simple")
+    assert SECRET in profile.secrets() and SECRET in profile.container_pip_conf()
+    ctx, tags, base_id = pipeline.prepare(engine_client, manifest, image, REPO, profile)
+    reference = f"{manifest.repository}:cpu-credential-check"
+    labels = pipeline.oci_labels(manifest, image, REPO, ctx.content_hash, base_id)
+    buildargs = {"BASE_IMAGE": image.base.reference, **profile.buildargs()}
+    built = engine.build(engine_client, ctx.directory, reference, buildargs, labels, plain=True)
+    try:
+        inspected = engine_client.api.inspect_image(built)
+        assert SECRET not in json.dumps(inspected)
+        assert SECRET not in json.dumps(engine_client.api.history(built))
+        tail = b""
+        for chunk in engine_client.images.get(built).save(named=False):
+            assert SECRET.encode() not in tail + chunk
+            tail = chunk[-len(SECRET):]
+    finally:
+        engine_client.images.remove(reference, force=True)
+
+
+def test_no_engine_is_one_line_that_says_how_to_get_one():
+    result = run_build("engine", "--help")
+    assert result.returncode == 0
+    import os
+    import subprocess
+    import sys
+
+    env = dict(os.environ, DOCKER_HOST="unix:///nonexistent/docker.sock")
+    failed = subprocess.run([sys.executable, str(REPO / "build.py"), "smoke", "cpu"], capture_output=True,
+                            text=True, env=env)
+    assert failed.returncode == 2
+    assert failed.stderr.strip() == f"error: {engine.HOW_TO_GET_ONE}"
+
+
+def test_context_hash_covers_what_goes_into_the_build(tmp_path):
+    (tmp_path / "a").mkdir()
+    (tmp_path / "a/file").write_text("one")
+    first = context.content_hash(tmp_path, {"base": "x"})
+    assert first == context.content_hash(tmp_path, {"base": "x"})
+    assert first != context.content_hash(tmp_path, {"base": "y"})
+    (tmp_path / "a/file").write_text("two")
+    assert first != context.content_hash(tmp_path, {"base": "x"})
+    (tmp_path / "netprofile").mkdir()
+    (tmp_path / "netprofile/pip.conf").write_text("secret")
+    assert context.content_hash(tmp_path, {"base": "x"}) == context.content_hash(tmp_path, {"base": "x"})
+
+
+def test_npu_bases_cannot_be_bootstrapped(engine_client):
+    from verlimage import base
+
+    manifest = load_manifest(REPO / "pins.yaml")
+    with pytest.raises(UserError) as failure:
+        base.ensure_base(engine_client, manifest.images["npu-a3"].base, pull=False)
+    assert "cannot be bootstrapped" in str(failure.value) and "--load" in str(failure.value)
