@@ -5,7 +5,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 BUILD := $(PY) build.py
 
-.PHONY: image test check render lint smoke engine base wheelhouse venv tools clean help
+.PHONY: image test check render lint smoke engine registry base wheelhouse venv tools clean help
 
 help:
 	@echo "make image [IMAGE=name]  build, smoke-test and promote an image (default: the default image)"
@@ -19,7 +19,7 @@ help:
 image: venv engine
 	$(BUILD) image $(IMAGE)
 
-test: venv tools engine
+test: venv tools engine registry
 	$(PY) -m pytest
 
 check: venv
@@ -43,6 +43,10 @@ wheelhouse: venv
 
 engine: venv
 	$(BUILD) engine
+
+# Debian's docker-registry: a real registry on loopback for the publish tests.
+registry:
+	@command -v docker-registry >/dev/null || (apt-get update -q && apt-get install -y -q docker-registry)
 
 venv: $(VENV)/.installed
 

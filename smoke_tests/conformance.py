@@ -33,7 +33,7 @@ def version_problems(pins: dict) -> tuple:
             continue
         want = comp.get("version")
         ok = want is None or _same_release(have, want)
-        lines.append(f"{role}: {dist} {have}" + (f" (pinned {want})" if want else f" (from {comp.get('ref', '')})")
+        lines.append(f"{role}: {dist} {have}" + (f" (pinned {want})" if want else f" (from {comp.get('tag') or comp.get('branch')})")
                      + ("" if ok else "  <-- MISMATCH"))
         if not ok:
             problems.append(f"{role}: {dist} is {have}, pinned {want}")

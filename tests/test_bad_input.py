@@ -32,7 +32,7 @@ CASES = [
      "exactly one of 'tag' or 'branch'", "vllm-ascend:"),
     ("unknown-component", "      bridge: mbridge\n      mooncake: mooncake-non-cuda", "      bridge: mbridgee\n"
      "      mooncake: mooncake-non-cuda", "images.cpu.stack.bridge", "unknown component 'mbridgee'", "mbridgee"),
-    ("unused-component", "# Axis values", "  orphan:\n    source: pypi\n    version: 1.0.0\n# Axis values",
+    ("unused-component", "# File patches", "  orphan:\n    source: pypi\n    version: 1.0.0\n# File patches",
      "components.orphan", "not used by any image", "orphan:"),
     ("unknown-axis-value", "      soc: [a2, a3]", "      soc: [a2, a4]", "images.npu-{soc}.expand.soc",
      "unknown value 'a4'", "soc: [a2, a4]"),

@@ -139,3 +139,13 @@ def test_npu_bases_cannot_be_bootstrapped(engine_client):
     with pytest.raises(UserError) as failure:
         base.ensure_base(engine_client, manifest.images["npu-a3"].base, pull=False)
     assert "cannot be bootstrapped" in str(failure.value) and "--load" in str(failure.value)
+
+
+def test_the_cpu_image_build_applied_the_mbridge_patch(engine_client, cpu_image):
+    script = ("import json, pathlib, sys; from verl_image.patching import locate;"
+              "p = locate('mbridge', 'mbridge/models/ext/deepseek_v3/dequant_fp8_safetensor_io.py');"
+              "m = json.loads((pathlib.Path(sys.prefix) / 'verl-image-patches/mbridge-dequant-device.json').read_text());"
+              "print(m['state'], p.read_text().count('device=_load_device()'), 'device=\"cuda\"' in p.read_text())")
+    out = engine_client.containers.run(cpu_image.tags.final, ["python", "-c", script], remove=True,
+                                       network_mode="none").decode().split()
+    assert out == ["applied", "2", "False"]

@@ -36,6 +36,8 @@ def _image_cmd_args(parser):
     parser.add_argument("--progress", choices=("auto", "pretty", "plain"), default="auto",
                         help="build output: one line per step, or every line with timestamps (CI)")
     parser.add_argument("--force", action="store_true", help="build and smoke-test even if the tag exists")
+    parser.add_argument("--cache-from", action="append", default=[],
+                        help="local image whose layers the build may reuse (e.g. pulled from the registry)")
     _network_args(parser)
     _smoke_args(parser)
 
@@ -94,7 +96,7 @@ def _image(ctx, args):
         return outcome
 
     outcome = pipeline.run(api, ctx.manifest, image, ctx.root, _profile(args), smoke_runner=smoke_runner,
-                           plain=plain, force=args.force)
+                           plain=plain, force=args.force, cache_from=args.cache_from)
     if not outcome.promoted:
         return 1
     print(f"image {image.name}: {outcome.tags.final} ({', '.join(outcome.tags.moving)})")
@@ -145,4 +147,14 @@ def _baseline(ctx, args):
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(new)
         print(f"wrote {path.relative_to(ctx.root)}")
+    return 0
+
+
+@command("publish", "push a promoted image to a registry by digest, then move its tags there",
+         lambda p: (_image_arg(p, optional=True),
+                    p.add_argument("--registry", required=True, help="e.g. quay.io/ascend or 127.0.0.1:5000")))
+def _publish(ctx, args):
+    from . import engine, publish
+
+    publish.publish(engine.client(), ctx.manifest, _resolve_image(ctx, args), args.registry)
     return 0

@@ -156,11 +156,14 @@ class BuildFailed(UserError):
         self.tail = tail
 
 
-def build(api, context_dir: Path, tag: str, buildargs: dict, labels: dict, plain: bool) -> str:
-    """Build (legacy builder, host network) and return the image id; print progress."""
+def build(api, context_dir: Path, tag: str, buildargs: dict, labels: dict, plain: bool, cache_from=()) -> str:
+    """Build (legacy builder, host network) and return the image id; print progress.
+
+    cache_from: local images (e.g. pulled from the registry) whose layers may be reused."""
     progress = Progress(plain)
     stream = api.api.build(path=str(context_dir), tag=tag, buildargs=buildargs, labels=labels,
-                           network_mode="host", rm=True, forcerm=True, decode=True, pull=False)
+                           network_mode="host", rm=True, forcerm=True, decode=True, pull=False,
+                           cache_from=list(cache_from) or None)
     try:
         for chunk in stream:
             progress.feed(chunk)

@@ -102,6 +102,8 @@ class Component:
             value = getattr(self, key)
             if value:
                 out[key] = value
+        if self.source == "git" and not self.version and self.release:
+            out["version"] = str(self.release)  # what the tag says the source is
         if self.source == "pypi" or self.package:
             out["dist"] = self.dist
         return out
@@ -278,6 +280,9 @@ def _load_patches(doc, raw) -> dict:
         if problem:
             raise doc.error(keypath, f"patch name {problem}")
         schema.check_fields(body, schema.PATCH, keypath, doc)
+        diff = Path(body["diff"])
+        if diff.is_absolute() or diff.parts[0] != "patches" or not (doc.path.parent / diff).is_file():
+            raise doc.error(keypath + ("diff",), f"{body['diff']} must be an existing file under patches/")
         out[name] = Patch(name=name, package=body["target"]["package"], file=body["target"]["file"],
                           sha256=body["sha256"], diff=body["diff"], reason=body["reason"],
                           issue=body.get("issue", ""), keypath=keypath)

@@ -15,7 +15,6 @@ import fcntl
 import json
 import os
 import subprocess
-import time
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
@@ -91,7 +90,7 @@ def prepare(api, manifest, image, root: Path, profile, *, mirror=None, cache=CAC
 
 
 def run(api, manifest, image, root: Path, profile: netprofile.NetProfile, *, smoke_runner, plain=False,
-        mirror=None, force=False, cache=CACHE_DIR, log=print) -> Outcome:
+        mirror=None, force=False, cache_from=(), cache=CACHE_DIR, log=print) -> Outcome:
     with image_lock(image.name, cache):
         ctx, tags, base_id = prepare(api, manifest, image, root, profile, mirror=mirror, cache=cache, log=log)
         existing = engine.image_id(api, tags.final)
@@ -102,7 +101,8 @@ def run(api, manifest, image, root: Path, profile: netprofile.NetProfile, *, smo
         labels = oci_labels(manifest, image, root, ctx.content_hash, base_id)
         buildargs = {"BASE_IMAGE": image.base.reference, **profile.buildargs()}
         log(f"image {tags.candidate}: building from {ctx.directory}")
-        built = engine.build(api, ctx.directory, tags.candidate, buildargs, labels, plain)
+        available = [ref for ref in cache_from if engine.image_id(api, ref)]
+        built = engine.build(api, ctx.directory, tags.candidate, buildargs, labels, plain, available)
         result = smoke_runner(tags.candidate)
         if not result.passed:
             log(f"smoke FAILED for {tags.candidate}: tags {', '.join(tags.moving)} left where they were "
@@ -152,7 +152,3 @@ def git_source(root: Path) -> str:
 def _git(root: Path, *args) -> str:
     result = subprocess.run(["git", "-C", str(root), *args], capture_output=True, text=True)
     return result.stdout.strip() if result.returncode == 0 else ""
-
-
-def elapsed(started: float) -> str:
-    return f"{time.monotonic() - started:.1f} s"

@@ -95,7 +95,7 @@ def _torch_npu(manifest):
         torch, npu = img.stack.get("torch"), img.stack.get("torch_npu")
         if torch and npu and _major_minor(torch.release) != _major_minor(npu.release):
             yield npu.keypath, (f"{_pin(manifest, npu)} and {_pin(manifest, torch)} must share major.minor "
-                                f"(bump them together)")
+                                f"(bump them together: bump torch X --also torch_npu=X)")
 
 
 @rule("vllm-ascend-matches-vllm", "vllm and vllm-ascend come from one release line (major.minor)")

@@ -63,6 +63,8 @@ def _check_python(value):
 
 
 def _check_sha1(value):
+    if isinstance(value, int):
+        return "must be a quoted string: YAML reads an all-digit sha as a number"
     if not (isinstance(value, str) and re.fullmatch(r"[0-9a-f]{40}", value)):
         return f"must be a full 40-hex commit sha, got {value!r}"
     return None

@@ -28,6 +28,7 @@ class Span:
     start: int  # character offsets of the value in the text
     end: int
     key_line: int  # 1-based line of the key that holds the value (== line for list items)
+    key_column: int = 0  # 0-based column of that key
 
 
 @dataclass
@@ -112,12 +113,13 @@ def parse(text: str, path: Path) -> Document:
     return Document(path=path, text=text, data=data, spans=spans)
 
 
-def _convert(node, keypath, spans, fname, loader, key_line):
+def _convert(node, keypath, spans, fname, loader, key_line, key_column=0):
     if node is None:
         return None
     if len(keypath) > MAX_DEPTH:
         raise UserError("nesting is too deep", file=fname, line=node.start_mark.line + 1)
-    spans[keypath] = Span(node.start_mark.line + 1, node.start_mark.index, node.end_mark.index, key_line)
+    spans[keypath] = Span(node.start_mark.line + 1, node.start_mark.index, node.end_mark.index, key_line,
+                          key_column)
     if isinstance(node, yaml.MappingNode):
         return _convert_mapping(node, keypath, spans, fname, loader)
     if isinstance(node, yaml.SequenceNode):
@@ -140,5 +142,6 @@ def _convert_mapping(node, keypath, spans, fname, loader):
             first = spans[keypath + (key,)].key_line
             raise UserError(f"duplicate key (first defined on line {first})", file=fname, line=line,
                             key=dotted(keypath + (key,)))
-        result[key] = _convert(value_node, keypath + (key,), spans, fname, loader, line)
+        result[key] = _convert(value_node, keypath + (key,), spans, fname, loader, line,
+                               key_node.start_mark.column)
     return result

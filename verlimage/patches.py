@@ -1,0 +1,84 @@
+"""`build.py patch-check`: will each declared patch still apply to the pinned upstream?
+
+Runs the same verification the image build runs (payload/python/verl_image/patching.py)
+against a local install (--site) or against the pinned release's wheel, downloaded here.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import tempfile
+import zipfile
+from pathlib import Path
+
+from .errors import UserError
+from .paths import PAYLOAD_DIR
+
+sys.path.insert(0, str(PAYLOAD_DIR / "python"))  # the very module the image build uses
+from verl_image import patching  # noqa: E402
+
+STATES = {"applies": "ok: fingerprint matches, the diff applies",
+          "already": "ok: already applied",
+          "obsolete": "OBSOLETE: upstream already contains the change; remove the patch"}
+
+
+def pinned_version(manifest, patch) -> str:
+    versions = {c.version for img in manifest.images.values() if patch in img.patches
+                for c in img.stack.values() if c.dist.lower() == patch.package.lower()}
+    if len(versions) != 1:
+        raise UserError(f"patch {patch.name}: {patch.package} is pinned at {sorted(versions)} across images")
+    return versions.pop()
+
+
+def check_all(manifest, root: Path, site: Path | None = None, log=print) -> int:
+    failed = 0
+    for patch in manifest.patches.values():
+        diff = (root / patch.diff).read_text()
+        try:
+            with _target(manifest, patch, site) as (path, where):
+                state = patching.check(patch.name, path, patch.sha256, diff)
+            log(f"{patch.name} ({where}): {STATES[state]}")
+        except patching.PatchError as exc:
+            failed += 1
+            log(f"{patch.name}: FAILED: {exc}")
+    return 1 if failed else 0
+
+
+class _target:
+    """Context manager yielding (file path, description) for the patch's target."""
+
+    def __init__(self, manifest, patch, site):
+        self.manifest, self.patch, self.site = manifest, patch, site
+        self.tmp = None
+
+    def __enter__(self):
+        if self.site:
+            path = Path(self.site) / self.patch.file
+            if not path.is_file():
+                raise patching.PatchError(f"{path} does not exist")
+            return path, str(self.site)
+        version = pinned_version(self.manifest, self.patch)
+        self.tmp = tempfile.TemporaryDirectory(prefix="patch-check-")
+        wheel = _download_wheel(self.patch.package, version, Path(self.tmp.name))
+        with zipfile.ZipFile(wheel) as archive:
+            try:
+                archive.extract(self.patch.file, self.tmp.name)
+            except KeyError:
+                raise patching.PatchError(f"{wheel.name} has no {self.patch.file}") from None
+        return Path(self.tmp.name) / self.patch.file, wheel.name
+
+    def __exit__(self, *exc):
+        if self.tmp:
+            self.tmp.cleanup()
+
+
+def _download_wheel(package: str, version: str, dest: Path) -> Path:
+    cmd = [sys.executable, "-m", "pip", "download", "--no-deps", "--only-binary=:all:", "--dest", str(dest),
+           f"{package}=={version}"]
+    result = subprocess.run(cmd, capture_output=True, text=True)
+    wheels = list(dest.glob("*.whl"))
+    if result.returncode or not wheels:
+        raise UserError(f"could not download {package}=={version}: "
+                        f"{(result.stderr.strip().splitlines() or ['?'])[-1]}")
+    return wheels[0]
