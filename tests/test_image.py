@@ -105,33 +105,6 @@ def test_credentials_never_reach_a_layer_history_or_label(engine_client, cpu_ima
         engine_client.images.remove(reference, force=True)
 
 
-def test_no_engine_is_one_line_that_says_how_to_get_one():
-    result = run_build("engine", "--help")
-    assert result.returncode == 0
-    import os
-    import subprocess
-    import sys
-
-    env = dict(os.environ, DOCKER_HOST="unix:///nonexistent/docker.sock")
-    failed = subprocess.run([sys.executable, str(REPO / "build.py"), "smoke", "cpu"], capture_output=True,
-                            text=True, env=env)
-    assert failed.returncode == 2
-    assert failed.stderr.strip() == f"error: {engine.HOW_TO_GET_ONE}"
-
-
-def test_context_hash_covers_what_goes_into_the_build(tmp_path):
-    (tmp_path / "a").mkdir()
-    (tmp_path / "a/file").write_text("one")
-    first = context.content_hash(tmp_path, {"base": "x"})
-    assert first == context.content_hash(tmp_path, {"base": "x"})
-    assert first != context.content_hash(tmp_path, {"base": "y"})
-    (tmp_path / "a/file").write_text("two")
-    assert first != context.content_hash(tmp_path, {"base": "x"})
-    (tmp_path / "netprofile").mkdir()
-    (tmp_path / "netprofile/pip.conf").write_text("secret")
-    assert context.content_hash(tmp_path, {"base": "x"}) == context.content_hash(tmp_path, {"base": "x"})
-
-
 def test_npu_bases_cannot_be_bootstrapped(engine_client):
     from verlimage import base
 
@@ -149,3 +122,34 @@ def test_the_cpu_image_build_applied_the_mbridge_patch(engine_client, cpu_image)
     out = engine_client.containers.run(cpu_image.tags.final, ["python", "-c", script], remove=True,
                                        network_mode="none").decode().split()
     assert out == ["applied", "2", "False"]
+
+
+def test_engine_command_is_a_no_op_when_a_daemon_answers(cpu_image):
+    result = run_build("engine")
+    assert result.returncode == 0 and "already answers" in result.stdout
+
+
+def test_a_base_can_be_loaded_from_a_tarball(engine_client, cpu_image, tmp_path):
+    from verlimage import base
+    from verlimage.manifest import Component
+
+    manifest = load_manifest(REPO / "pins.yaml")
+    debian = engine_client.images.get(manifest.default_image.base.reference)
+    debian.tag("verl-test/loaded-base", "v1")
+    tarball = tmp_path / "base.tar"
+    with open(tarball, "wb") as out:
+        for chunk in engine_client.images.get("verl-test/loaded-base:v1").save(named=True):
+            out.write(chunk)
+    engine_client.images.remove("verl-test/loaded-base:v1")
+    comp = Component(name="loaded", source="image", keypath=("components", "loaded"), image="verl-test/loaded-base",
+                     tag="v1")
+    wrong = Component(name="other", source="image", keypath=("components", "other"), image="verl-test/other",
+                      tag="v1")
+    try:
+        loaded = base.ensure_base(engine_client, comp, load=tarball, cache=tmp_path, log=lambda line: None)
+        assert loaded == debian.id
+        assert json.loads((tmp_path / "bases.json").read_text())["verl-test/loaded-base:v1"]["origin"] == "loaded"
+        with pytest.raises(UserError, match="holds verl-test/loaded-base:v1, not verl-test/other:v1"):
+            base.ensure_base(engine_client, wrong, load=tarball, cache=tmp_path, log=lambda line: None)
+    finally:
+        engine_client.images.remove("verl-test/loaded-base:v1", force=True)

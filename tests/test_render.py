@@ -134,7 +134,7 @@ def test_npu_images_source_cann_env_under_bash():
     build_stage = _index(lines, "FROM runtime AS build")
     assert lines[build_stage + 1] == 'SHELL ["/bin/bash", "-o", "pipefail", "-c"]'
     assert ". /usr/local/Ascend/ascend-toolkit/set_env.sh && . /usr/local/Ascend/nnal/atb/set_env.sh" in lines[
-        _index(lines, '"torch-npu==')]
+        _index(lines, 'pip install "torch-npu==')]
 
 
 def test_env_verl_use_external_modules_is_set():

@@ -96,7 +96,7 @@ def _image(ctx, args):
         return outcome
 
     outcome = pipeline.run(api, ctx.manifest, image, ctx.root, _profile(args), smoke_runner=smoke_runner,
-                           plain=plain, force=args.force, cache_from=args.cache_from)
+                           plain=plain, force=args.force, cache_from=args.cache_from, mirror=args.apt_mirror)
     if not outcome.promoted:
         return 1
     print(f"image {image.name}: {outcome.tags.final} ({', '.join(outcome.tags.moving)})")

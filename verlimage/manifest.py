@@ -155,6 +155,12 @@ class Image:
         return self.tag_format.format(**self.tag_fields())
 
     @property
+    def constraints(self) -> list:
+        """pip constraints every install in the build stage must keep."""
+        return [f"{c.dist}=={c.version}" for role, c in self.stack.items()
+                if role in schema.PROTECTED_ROLES and c.source == "pypi"]
+
+    @property
     def offline(self) -> bool:
         """True when every Python package comes from the wheelhouse (no source builds)."""
         return all(c.source == "pypi" for c in self.stack.values())

@@ -23,6 +23,8 @@ REQUIRED_ROLES = {
     "npu": ROLES,
 }
 NPU_ONLY_ROLES = ("torch_npu", "vllm_ascend", "mindspeed")
+# Pins no later install may move (pip constraints in the build stage): torch_npu is built for one torch.
+PROTECTED_ROLES = ("torch", "torch_npu")
 RUNNERS = ("hosted-cpu", "ascend-a2", "ascend-a3")
 
 
@@ -180,6 +182,7 @@ BUILD = fields(
     Field("env", _check_env, "environment for the build of this component"),
     Field("cmake", _check_str_list, "extra CMake options (source builds)"),
     Field("pip", _check_str_list, "extra `pip install` options"),
+    Field("requirements", _check_str, "requirements file in the source tree installed before it"),
     Field("deps_script", _check_str, "script in the source tree that installs its system build deps"),
     Field("wheel_script", _check_str, "script in the source tree that builds the wheel after CMake"),
     Field("wheel_glob", _check_str, "where wheel_script leaves the wheel, relative to the source tree"),

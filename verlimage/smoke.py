@@ -76,7 +76,8 @@ def run_dir(image: str, base: Path = ARTIFACTS_DIR) -> Path:
 
 def run(api, image: str, reference: str, *, only: str = "", faults=(), env=None, artifacts: Path = ARTIFACTS_DIR,
         log_wait_cap: float = LOG_WAIT_CAP_S, log_wait_poll: float = LOG_WAIT_POLL_S,
-        timeout: float = RUN_TIMEOUT_S, npu: NpuPassthrough | None = None, echo=True) -> SmokeRun:
+        timeout: float = RUN_TIMEOUT_S, npu: NpuPassthrough | None = None, echo=True,
+        cpus: float | None = None) -> SmokeRun:
     """Run `python -m smoke_tests` in a container of `reference`; never raises for a failing suite."""
     outcome = SmokeRun(image, reference, run_dir(image, artifacts))
     outcome.directory.chmod(0o777)
@@ -91,7 +92,7 @@ def run(api, image: str, reference: str, *, only: str = "", faults=(), env=None,
                      "GLOG_minloglevel": "2", **(env or {})},
         volumes={str(outcome.directory): {"bind": "/artifacts", "mode": "rw"},
                  **{m: {"bind": m, "mode": "ro"} for m in npu.mounts}},
-        devices=[f"{d}:{d}:rwm" for d in npu.devices])
+        devices=[f"{d}:{d}:rwm" for d in npu.devices], nano_cpus=int(cpus * 1e9) if cpus else None)
     try:
         streamer = threading.Thread(target=_tee, args=(container, outcome.log, echo), daemon=True)
         streamer.start()
