@@ -129,3 +129,26 @@ def test_build_error_names_the_step_and_keeps_its_output():
         progress.feed({"error": "The command returned a non-zero code: 1"})
     assert "step 3/3 (RUN pip install x)" in str(failure.value)
     assert failure.value.tail[-1] == "Collecting x"
+
+
+def test_training_check_compares_with_the_baseline(tmp_path):
+    from smoke_tests import train
+
+    values = {"train.loss.first": 6.94, "train.loss.last": 0.64, "train.loss.mean_05_14": 3.5,
+              "train.step_time_s.mean_05_14": 0.03}
+    (tmp_path / "cpu.cpu.txt").write_text(metrics.baseline_text("cpu", "cpu", values))
+    assert train.check(values, "cpu", "cpu", tmp_path)[0] == []
+    drifted = dict(values, **{"train.loss.mean_05_14": 3.7})
+    problems, _ = train.check(drifted, "cpu", "cpu", tmp_path)
+    assert problems == ["baseline cpu.cpu.txt: train.loss.mean_05_14: 3.7000 vs baseline 3.5000 (tolerance ±0.05)"]
+    stuck = dict(values, **{"train.loss.last": 5.0})
+    assert any("loss did not fall enough" in p for p in train.check(stuck, "cpu", "cpu", tmp_path)[0])
+    problems, notes = train.check(values, "npu-a3", "npu", tmp_path)
+    assert problems == [] and any("no baseline npu-a3.npu.txt" in n for n in notes)
+
+
+def test_the_committed_cpu_baseline_exists():
+    from smoke_tests import metrics as m
+
+    values = m.parse(m.baseline_path("cpu", "cpu").read_text())
+    assert set(values) == {t.key for t in m.TOLERANCES}

@@ -90,3 +90,13 @@ def test_each_diagnostic_fails_alone(engine_client, cpu_image, tmp_path):
     assert "=== container state\n(unavailable: NotFound" in text
     assert "=== ls -l LOG\n(unavailable" not in text or "No such file" in text
     assert "=== exit code\n3" in text
+
+
+def test_training_is_reproducible_against_the_committed_baseline(cpu_image):
+    from conftest import run_build
+
+    result = run_build("baseline", "cpu")
+    assert result.returncode == 0, result.stderr
+    assert "cpu.cpu.txt: unchanged" in result.stdout or "train.step_time_s" in result.stdout
+    changed = [line for line in result.stdout.splitlines() if line[:1] in "+-" and not line.startswith(("+++", "---"))]
+    assert all("step_time" in line for line in changed), changed  # losses are bitwise reproducible
