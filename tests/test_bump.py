@@ -46,7 +46,7 @@ def test_bump_changes_only_pins_and_the_images_that_use_it(repo):
     after = (repo / "pins.yaml").read_text()
     assert _comments(after) == _comments(before)
     diff = _git(repo, "diff", "-U0", "pins.yaml").splitlines()
-    assert sorted(line for line in diff if line[:1] in "+-" and not line.startswith(("+++", "---"))) == sorted([
+    assert sorted(line for line in diff if line.startswith(("+", "-")) and not line.startswith(("+++", "---"))) == sorted([
         "-    version: 5.10.4", "+    version: 5.11.0",
         "-    reason: newest release verl 0.9.1 accepts (transformers<5.11); installed after vllm-ascend, "
         "which pins an older one", f"+    reason: {REASON}", f"+    issue: {ISSUE}"])

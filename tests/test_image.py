@@ -138,7 +138,7 @@ def test_a_base_can_be_loaded_from_a_tarball(engine_client, cpu_image, tmp_path)
     debian.tag("verl-test/loaded-base", "v1")
     tarball = tmp_path / "base.tar"
     with open(tarball, "wb") as out:
-        for chunk in engine_client.images.get("verl-test/loaded-base:v1").save(named=True):
+        for chunk in engine_client.images.get("verl-test/loaded-base:v1").save(named="verl-test/loaded-base:v1"):
             out.write(chunk)
     engine_client.images.remove("verl-test/loaded-base:v1")
     comp = Component(name="loaded", source="image", keypath=("components", "loaded"), image="verl-test/loaded-base",

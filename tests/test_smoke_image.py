@@ -98,5 +98,6 @@ def test_training_is_reproducible_against_the_committed_baseline(cpu_image):
     result = run_build("baseline", "cpu")
     assert result.returncode == 0, result.stderr
     assert "cpu.cpu.txt: unchanged" in result.stdout or "train.step_time_s" in result.stdout
-    changed = [line for line in result.stdout.splitlines() if line[:1] in "+-" and not line.startswith(("+++", "---"))]
+    changed = [line for line in result.stdout.splitlines()
+               if line.startswith(("+", "-")) and not line.startswith(("+++", "---"))]
     assert all("step_time" in line for line in changed), changed  # losses are bitwise reproducible

@@ -112,16 +112,28 @@ def _slim(rootfs: Path) -> None:
 def _load(api, comp, tarball: Path, log) -> str:
     if not tarball.is_file():
         raise UserError(f"{tarball} does not exist", key="--load")
-    log(f"base {comp.reference}: docker load {tarball}")
-    with open(tarball, "rb") as handle:
-        loaded = api.images.load(handle.read())
-    tags = [t for img in loaded for t in img.tags]
+    tags = _tarball_tags(tarball)
     if comp.reference not in tags and not any(t.endswith("/" + comp.reference) for t in tags):
         raise UserError(f"{tarball} holds {', '.join(tags) or 'untagged images'}, not {comp.reference}",
                         key="--load")
+    log(f"base {comp.reference}: docker load {tarball}")
+    with open(tarball, "rb") as handle:
+        api.images.load(handle)
     found = image_id(api, comp.reference)
     _check_digest(api, comp, found)
     return found
+
+
+def _tarball_tags(tarball: Path) -> list:
+    """The references a `docker save` tarball holds (its manifest.json RepoTags)."""
+    import tarfile
+
+    try:
+        with tarfile.open(tarball) as archive:
+            manifest = json.load(archive.extractfile("manifest.json"))
+    except (tarfile.TarError, KeyError, json.JSONDecodeError):
+        raise UserError(f"{tarball} is not a `docker save` tarball", key="--load") from None
+    return [tag for entry in manifest for tag in entry.get("RepoTags") or []]
 
 
 def _state_file(cache: Path) -> Path:
