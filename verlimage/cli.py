@@ -41,7 +41,7 @@ class Context:
         return self._manifest
 
 
-def _image_arg(parser, optional=False):
+def image_arg(parser, optional=False):
     if optional:
         parser.add_argument("image", nargs="?", help="image name (default: the default image)")
     else:
@@ -94,7 +94,7 @@ def _list(ctx, args):
 
 
 @command("show", "show an image's resolved pins",
-         lambda p: (_image_arg(p), p.add_argument("--json", action="store_true", help="print pins.json")))
+         lambda p: (image_arg(p), p.add_argument("--json", action="store_true", help="print pins.json")))
 def _show(ctx, args):
     img = ctx.manifest.image(args.image)
     if args.json:

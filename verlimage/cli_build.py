@@ -6,7 +6,7 @@ import difflib
 import sys
 from pathlib import Path
 
-from .cli import _image_arg, command
+from .cli import image_arg, command
 from .errors import UserError
 
 
@@ -32,7 +32,7 @@ def _smoke_args(parser):
 
 
 def _image_cmd_args(parser):
-    _image_arg(parser, optional=True)
+    image_arg(parser, optional=True)
     parser.add_argument("--progress", choices=("auto", "pretty", "plain"), default="auto",
                         help="build output: one line per step, or every line with timestamps (CI)")
     parser.add_argument("--force", action="store_true", help="build and smoke-test even if the tag exists")
@@ -55,7 +55,7 @@ def _engine(ctx, args):
 
 
 @command("base", "make an image's base exist locally: pull, else debootstrap (Debian), else --load a tarball",
-         lambda p: (_image_arg(p, optional=True),
+         lambda p: (image_arg(p, optional=True),
                     p.add_argument("--load", type=Path, help="docker-save tarball of the base (CANN bases)"),
                     p.add_argument("--mirror", help="Debian mirror for debootstrap"),
                     p.add_argument("--no-pull", action="store_true", help="do not try the registry")))
@@ -68,7 +68,7 @@ def _base(ctx, args):
 
 
 @command("wheelhouse", "download the image's pinned wheels (and url artifacts) on the host, for offline installs",
-         lambda p: (_image_arg(p, optional=True),
+         lambda p: (image_arg(p, optional=True),
                     p.add_argument("--platform", choices=("linux/amd64", "linux/arm64"),
                                    help="target platform (default: this host's)")))
 def _wheelhouse(ctx, args):
@@ -104,7 +104,7 @@ def _image(ctx, args):
 
 
 @command("smoke", "run the smoke suite inside a built image (default: its promoted tag)",
-         lambda p: (_image_arg(p, optional=True), _smoke_args(p),
+         lambda p: (image_arg(p, optional=True), _smoke_args(p),
                     p.add_argument("--tag", help="image reference to test instead of <repository>:<image>"),
                     p.add_argument("--fault", action="append", default=[],
                                    help="inject a fault the suite must catch: no-slot-drain | corrupt-byte")))
@@ -122,7 +122,7 @@ def _smoke(ctx, args):
 
 
 @command("baseline", "show (or --update) the image's smoke-training baseline from a fresh run in the image",
-         lambda p: (_image_arg(p, optional=True),
+         lambda p: (image_arg(p, optional=True),
                     p.add_argument("--update", action="store_true", help="write the baseline file in this repo"),
                     p.add_argument("--tag", help="image reference (default: <repository>:<image>)")))
 def _baseline(ctx, args):
@@ -151,7 +151,7 @@ def _baseline(ctx, args):
 
 
 @command("publish", "push a promoted image to a registry by digest, then move its tags there",
-         lambda p: (_image_arg(p, optional=True),
+         lambda p: (image_arg(p, optional=True),
                     p.add_argument("--registry", required=True, help="e.g. quay.io/ascend or 127.0.0.1:5000")))
 def _publish(ctx, args):
     from . import engine, publish

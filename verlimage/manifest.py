@@ -251,7 +251,7 @@ def _load_components(doc, raw) -> dict:
     out = {}
     for name, body in _mapping(doc, raw, ("components",), "name: pin").items():
         keypath = ("components", name)
-        problem = schema._check_name(name)
+        problem = schema.check_name(name)
         if problem:
             raise doc.error(keypath, f"component name {problem}")
         if not isinstance(body, dict):
@@ -282,7 +282,7 @@ def _load_patches(doc, raw) -> dict:
     out = {}
     for name, body in raw.items():
         keypath = ("patches", name)
-        problem = schema._check_name(name)
+        problem = schema.check_name(name)
         if problem:
             raise doc.error(keypath, f"patch name {problem}")
         schema.check_fields(body, schema.PATCH, keypath, doc)
@@ -299,12 +299,12 @@ def _load_axes(doc, raw) -> dict:
     if not isinstance(raw, dict):
         raise doc.error(("axes",), "must be a mapping of axis: {value: fields}")
     for axis, values in raw.items():
-        problem = schema._check_name(axis)
+        problem = schema.check_name(axis)
         if problem or not re.fullmatch(r"[a-z_][a-z0-9_]*", axis):
             raise doc.error(("axes", axis), f"axis name must be an identifier, got {axis!r}")
         for value, bundle in _mapping(doc, values, ("axes", axis), "value: fields").items():
-            if schema._check_name(value):
-                raise doc.error(("axes", axis, value), f"axis value {schema._check_name(value)}")
+            if schema.check_name(value):
+                raise doc.error(("axes", axis, value), f"axis value {schema.check_name(value)}")
             schema.check_fields(bundle, schema.AXIS_FIELDS, ("axes", axis, value), doc, require=False)
     return raw
 
@@ -331,8 +331,8 @@ def _expand(doc, key, body, axes):
         raise doc.error(keypath + ("expand",), "must be a mapping of axis: [values]")
     for axis, values in expand.items():
         if axis not in axes:
-            raise doc.error(keypath + ("expand", axis), f"unknown axis{schema._suggest(axis, axes)}")
-        problem = schema._check_str_list(values)
+            raise doc.error(keypath + ("expand", axis), f"unknown axis{schema.suggest(axis, axes)}")
+        problem = schema.check_str_list(values)
         if problem or not values:
             raise doc.error(keypath + ("expand", axis), problem or "must list at least one value")
         for value in values:
@@ -388,8 +388,8 @@ def _merge(doc, target, origins, source, source_keypath, rel, *, replace):
 
 
 def _image(doc, name, keypath, merged, origins, combo, components, patches) -> Image:
-    if schema._check_name(name):
-        raise doc.error(keypath, f"image name {schema._check_name(name)}")
+    if schema.check_name(name):
+        raise doc.error(keypath, f"image name {schema.check_name(name)}")
 
     def where(rel):
         return _origin(origins, keypath, rel)
@@ -425,7 +425,7 @@ def _origin(origins, keypath, rel):
 
 def _resolve(doc, name, keypath, components) -> Component:
     if name not in components:
-        raise doc.error(keypath, f"unknown component {name!r}{schema._suggest(name, components)}")
+        raise doc.error(keypath, f"unknown component {name!r}{schema.suggest(name, components)}")
     return components[name]
 
 

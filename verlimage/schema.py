@@ -113,13 +113,13 @@ def _check_int(value):
     return None if isinstance(value, int) and not isinstance(value, bool) else f"must be an integer, got {_kind(value)}"
 
 
-def _check_name(value):
+def check_name(value):
     if not (isinstance(value, str) and re.fullmatch(r"[a-z0-9][a-z0-9_.-]*", value)):
         return f"must be a lowercase name ([a-z0-9_.-]), got {value!r}"
     return None
 
 
-def _check_str_list(value):
+def check_str_list(value):
     if not isinstance(value, list):
         return f"must be a list of strings, got {_kind(value)}"
     for item in value:
@@ -142,7 +142,7 @@ def _check_env(value):
 
 
 def _check_platforms(value):
-    problem = _check_str_list(value)
+    problem = check_str_list(value)
     if problem:
         return problem
     for item in value:
@@ -180,8 +180,8 @@ def fields(*items):
 
 BUILD = fields(
     Field("env", _check_env, "environment for the build of this component"),
-    Field("cmake", _check_str_list, "extra CMake options (source builds)"),
-    Field("pip", _check_str_list, "extra `pip install` options"),
+    Field("cmake", check_str_list, "extra CMake options (source builds)"),
+    Field("pip", check_str_list, "extra `pip install` options"),
     Field("requirements", _check_str, "requirements file in the source tree installed before it"),
     Field("deps_script", _check_str, "script in the source tree that installs its system build deps"),
     Field("wheel_script", _check_str, "script in the source tree that builds the wheel after CMake"),
@@ -230,23 +230,23 @@ COMPONENT = {
         Field("tag", _check_str, "tag; a pyX.Y in it must equal the image's python", required=True),
         Field("digest", _check_digest, "sha256 digest the tag must resolve to"),
         Field("python", _check_python, "system python when the tag does not say it"),
-        Field("env_scripts", _check_str_list, "scripts every build step and the entrypoint source (CANN set_env.sh)"),
+        Field("env_scripts", check_str_list, "scripts every build step and the entrypoint source (CANN set_env.sh)"),
         Field("bootstrap", None, "how to make the base locally when no registry answers",
               nested=tuple(BOOTSTRAP.values())),
     ),
 }
 
-STACK = fields(*(Field(role, _check_name, f"component installed as {role}") for role in ROLES))
+STACK = fields(*(Field(role, check_name, f"component installed as {role}") for role in ROLES))
 APT = fields(
-    Field("build", _check_str_list, "Debian/Ubuntu packages for the build stage only"),
-    Field("runtime", _check_str_list, "packages the final image keeps"),
+    Field("build", check_str_list, "Debian/Ubuntu packages for the build stage only"),
+    Field("runtime", check_str_list, "packages the final image keeps"),
 )
 IMAGE = fields(
     Field("expand", None, "axis: [values] to expand over; one image per combination"),
     Field("override", None, "expanded-name: {field: value} for single images"),
     Field("default", _check_bool, "the image `make image` builds (exactly one)"),
     Field("device", one_of(*DEVICES), "npu | cpu: decides which roles are needed", required=True),
-    Field("base", _check_name, "base image component", required=True),
+    Field("base", check_name, "base image component", required=True),
     Field("python", _check_python, "python major.minor", required=True),
     Field("platforms", _check_platforms, "linux/amd64 and/or linux/arm64", required=True),
     Field("runner", one_of(*RUNNERS), "CI runner kind that can build and smoke-test it", required=True),
@@ -256,7 +256,7 @@ IMAGE = fields(
     Field("stack", None, "role: component", required=True, nested=tuple(STACK.values())),
     Field("apt", None, "system packages", nested=tuple(APT.values())),
     Field("env", _check_env, "image ENV; must set VERL_USE_EXTERNAL_MODULES (may be \"\")", required=True),
-    Field("patches", _check_str_list, "patches (from the top-level patches) applied in the image"),
+    Field("patches", check_str_list, "patches (from the top-level patches) applied in the image"),
 )
 AXIS_FIELDS = {name: f for name, f in IMAGE.items() if name not in ("expand", "override", "default")}
 
@@ -274,7 +274,7 @@ PATCH = fields(
 
 TOP = fields(
     Field("schema", _check_int, "schema version (1)", required=True),
-    Field("repository", _check_name, "repository name of built images", required=True),
+    Field("repository", check_name, "repository name of built images", required=True),
     Field("components", None, "name: pin", required=True),
     Field("axes", None, "axis: {value: {image fields}}"),
     Field("images", None, "name: image (names may contain {axis})", required=True),
@@ -291,7 +291,7 @@ def check_fields(data, table, keypath, doc, require=True):
         raise doc.error(keypath, f"must be a mapping, got {_kind(data)}")
     for key in data:
         if key not in table:
-            raise doc.error(keypath + (key,), f"unknown key{_suggest(key, table)}")
+            raise doc.error(keypath + (key,), f"unknown key{suggest(key, table)}")
     for name, spec in table.items():
         if name not in data:
             if spec.required and require:
@@ -306,7 +306,7 @@ def check_fields(data, table, keypath, doc, require=True):
                 raise doc.error(keypath + (name,), problem)
 
 
-def _suggest(key, table):
+def suggest(key, table):
     import difflib
 
     close = difflib.get_close_matches(key, list(table), n=1)

@@ -56,8 +56,8 @@ def ensure_wheelhouse(image, platform: str | None = None, cache: Path = CACHE_DI
         log(f"wheelhouse {target}: up to date ({len(wanted)} pins)")
         return target
     log(f"wheelhouse {target}: downloading {len(wanted)} pins and their dependencies for {platform}")
-    staging = Path(tempfile.mkdtemp(prefix=f".{image.name}-", dir=target.parent if target.parent.exists()
-                                    else _mkdir(target.parent)))
+    target.parent.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(prefix=f".{image.name}-", dir=target.parent))
     try:
         torch = image.stack.get("torch")
         if torch is not None and torch.source == "pypi":
@@ -77,11 +77,6 @@ def ensure_wheelhouse(image, platform: str | None = None, cache: Path = CACHE_DI
             shutil.rmtree(staging)
     log(f"wheelhouse {target}: {len(files)} wheels, {_size(target)}")
     return target
-
-
-def _mkdir(path: Path) -> Path:
-    path.mkdir(parents=True, exist_ok=True)
-    return path
 
 
 def _download_torch(torch, platform, python, dest, log) -> None:
