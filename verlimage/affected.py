@@ -35,6 +35,8 @@ class Change:
     removed: list
     base_manifest: object
     manifest: object
+    base_outputs: dict  # rendered files (path -> text) of the base tree
+    outputs: dict  # and of this tree
 
 
 @contextlib.contextmanager
@@ -50,9 +52,8 @@ def checkout(root: Path, ref: str):
         yield Path(tmp)
 
 
-def fingerprints(root: Path, manifest) -> dict:
-    """name -> sha256 of everything that goes into the image's build, from this tree."""
-    outputs = render.render_all(manifest, root / "templates", root)
+def fingerprints(root: Path, manifest, outputs: dict) -> dict:
+    """name -> sha256 of everything that goes into the image's build, from this tree and its render."""
     shared = hashlib.sha256()
     for tree in SHARED_TREES:
         for path in sorted((root / tree).rglob("*")):
@@ -71,17 +72,20 @@ def fingerprints(root: Path, manifest) -> dict:
 
 def compare(root: Path, base_ref: str) -> Change:
     manifest = load_manifest(root / "pins.yaml")
-    now = fingerprints(root, manifest)
+    outputs = render.render_all(manifest, root / "templates", root)
+    now = fingerprints(root, manifest, outputs)
     with checkout(root, base_ref) as base_root:
         try:
             base_manifest = load_manifest(base_root / "pins.yaml")
-            before = fingerprints(base_root, base_manifest)
+            base_outputs = render.render_all(base_manifest, base_root / "templates", base_root)
+            before = fingerprints(base_root, base_manifest, base_outputs)
         except UserError:
-            base_manifest, before = None, {}  # an unreadable base: everything counts as changed
+            # an unreadable base: everything counts as changed
+            base_manifest, base_outputs, before = None, {}, {}
     changed = [n for n in manifest.images if n in before and before[n] != now[n]]
     added = [n for n in manifest.images if n not in before]
     removed = [n for n in before if n not in now]
-    return Change(changed, added, removed, base_manifest, manifest)
+    return Change(changed, added, removed, base_manifest, manifest, base_outputs, outputs)
 
 
 def matrix(change: Change) -> dict:

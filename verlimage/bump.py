@@ -9,8 +9,6 @@ from __future__ import annotations
 
 import difflib
 import json
-import os
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -19,7 +17,7 @@ import yaml
 from . import render
 from .errors import UserError
 from .manifest import build_manifest
-from .yamlstrict import parse
+from .yamlstrict import load, parse
 
 
 @dataclass
@@ -102,8 +100,6 @@ def _scalar(value: str) -> str:
 def bump(root: Path, name: str, *, version=None, tag=None, branch=None, commit=None, url=None, sha256=None,
          reason: str, issue: str | None = None, also=(), dry_run=False) -> BumpResult:
     """Bump `name` (and every (component, version) in `also`, for pins that must move together)."""
-    from .yamlstrict import load
-
     pins = root / "pins.yaml"
     doc = load(pins)
     current = build_manifest(doc)
@@ -130,7 +126,7 @@ def bump(root: Path, name: str, *, version=None, tag=None, branch=None, commit=N
                       key=list(manifest.images).index)
     result = BumpResult(doc.text, text, changed, affected)
     if not dry_run:
-        _atomic_write(pins, text)
+        render.atomic_write(pins, text)
         render.write(outputs, manifest, root)
     return result
 
@@ -139,9 +135,3 @@ def diff_text(result: BumpResult) -> str:
     return "".join(difflib.unified_diff(result.old_text.splitlines(True), result.new_text.splitlines(True),
                                         "a/pins.yaml", "b/pins.yaml"))
 
-
-def _atomic_write(path: Path, text: str) -> None:
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
-    with os.fdopen(fd, "w") as handle:
-        handle.write(text)
-    os.replace(tmp, path)

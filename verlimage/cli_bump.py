@@ -101,7 +101,7 @@ def _pr_body(ctx, args):
     from . import affected, prbody
 
     change = affected.compare(ctx.root, args.base)
-    sys.stdout.write(prbody.body(ctx.root, change, args.base, args.artifacts))
+    sys.stdout.write(prbody.body(ctx.root, change, args.artifacts))
     return 0
 
 

@@ -303,8 +303,9 @@ def _load_axes(doc, raw) -> dict:
         if problem or not re.fullmatch(r"[a-z_][a-z0-9_]*", axis):
             raise doc.error(("axes", axis), f"axis name must be an identifier, got {axis!r}")
         for value, bundle in _mapping(doc, values, ("axes", axis), "value: fields").items():
-            if schema.check_name(value):
-                raise doc.error(("axes", axis, value), f"axis value {schema.check_name(value)}")
+            problem = schema.check_name(value)
+            if problem:
+                raise doc.error(("axes", axis, value), f"axis value {problem}")
             schema.check_fields(bundle, schema.AXIS_FIELDS, ("axes", axis, value), doc, require=False)
     return raw
 
@@ -388,8 +389,9 @@ def _merge(doc, target, origins, source, source_keypath, rel, *, replace):
 
 
 def _image(doc, name, keypath, merged, origins, combo, components, patches) -> Image:
-    if schema.check_name(name):
-        raise doc.error(keypath, f"image name {schema.check_name(name)}")
+    problem = schema.check_name(name)
+    if problem:
+        raise doc.error(keypath, f"image name {problem}")
 
     def where(rel):
         return _origin(origins, keypath, rel)

@@ -23,7 +23,7 @@ class Row:
     note: str = ""
 
 
-def newest_release(versions, current: Version | None = None):
+def newest_release(versions):
     finals = [v for v in versions if not (v.is_prerelease or v.is_devrelease)]
     return max(finals) if finals else None
 

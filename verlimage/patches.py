@@ -6,6 +6,7 @@ against a local install (--site) or against the pinned release's wheel, download
 
 from __future__ import annotations
 
+import contextlib
 import subprocess
 import sys
 import tempfile
@@ -45,32 +46,24 @@ def check_all(manifest, root: Path, site: Path | None = None, log=print) -> int:
     return 1 if failed else 0
 
 
-class _target:
-    """Context manager yielding (file path, description) for the patch's target."""
-
-    def __init__(self, manifest, patch, site):
-        self.manifest, self.patch, self.site = manifest, patch, site
-        self.tmp = None
-
-    def __enter__(self):
-        if self.site:
-            path = Path(self.site) / self.patch.file
-            if not path.is_file():
-                raise patching.PatchError(f"{path} does not exist")
-            return path, str(self.site)
-        version = pinned_version(self.manifest, self.patch)
-        self.tmp = tempfile.TemporaryDirectory(prefix="patch-check-")
-        wheel = _download_wheel(self.patch.package, version, Path(self.tmp.name))
+@contextlib.contextmanager
+def _target(manifest, patch, site):
+    """(file path, description) of the patch's target: in --site, or in the pinned release's wheel."""
+    if site:
+        path = Path(site) / patch.file
+        if not path.is_file():
+            raise patching.PatchError(f"{path} does not exist")
+        yield path, str(site)
+        return
+    version = pinned_version(manifest, patch)
+    with tempfile.TemporaryDirectory(prefix="patch-check-") as tmp:
+        wheel = _download_wheel(patch.package, version, Path(tmp))
         with zipfile.ZipFile(wheel) as archive:
             try:
-                archive.extract(self.patch.file, self.tmp.name)
+                archive.extract(patch.file, tmp)
             except KeyError:
-                raise patching.PatchError(f"{wheel.name} has no {self.patch.file}") from None
-        return Path(self.tmp.name) / self.patch.file, wheel.name
-
-    def __exit__(self, *exc):
-        if self.tmp:
-            self.tmp.cleanup()
+                raise patching.PatchError(f"{wheel.name} has no {patch.file}") from None
+        yield Path(tmp) / patch.file, wheel.name
 
 
 def _download_wheel(package: str, version: str, dest: Path) -> Path:

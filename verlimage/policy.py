@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
-PIN_FIELDS = ("source", "package", "version", "repo", "tag", "branch", "commit", "url", "sha256", "image",
-              "digest", "python", "cpu_index", "build", "bootstrap", "env_scripts")
+from dataclasses import fields
+
+from .manifest import Component
+
+# what a pin is: every Component field except its identity and the words about it
+PIN_FIELDS = tuple(f.name for f in fields(Component) if f.name not in ("name", "keypath", "reason", "issue"))
 
 
 def pin_of(comp) -> dict:

@@ -7,14 +7,14 @@ import json
 from pathlib import Path
 
 from . import policy, rules
-from .affected import Change, checkout
+from .affected import Change
 
 DIFF_LINES = 40
 
 
-def body(root: Path, change: Change, base_ref: str, artifacts: Path | None) -> str:
+def body(root: Path, change: Change, artifacts: Path | None) -> str:
     pins = policy.changed_pins(change.base_manifest, change.manifest)
-    parts = [_title(pins), _pin_table(pins), _why(pins), _rules(change), _images(root, change, base_ref),
+    parts = [_title(pins), _pin_table(pins), _why(pins), _rules(change), _images(change),
              _verification(root, change, artifacts)]
     return "\n\n".join(p for p in parts if p) + "\n"
 
@@ -53,7 +53,7 @@ def _rules(change: Change) -> str:
     return "\n".join(lines)
 
 
-def _images(root: Path, change: Change, base_ref: str) -> str:
+def _images(change: Change) -> str:
     names = change.changed + change.added
     lines = ["### Affected images"]
     if not names and not change.removed:
@@ -65,21 +65,15 @@ def _images(root: Path, change: Change, base_ref: str) -> str:
                      f"`{change.manifest.repository}:{img.human_tag}` |")
     for name in change.removed:
         lines.append(f"| `{name}` (removed) | | | |")
-    with checkout(root, base_ref) as base_root:
-        for name in change.changed:
-            old = _read(base_root / "images" / name / "Dockerfile")
-            new = _read(root / "images" / name / "Dockerfile")
-            diff = list(difflib.unified_diff(old.splitlines(), new.splitlines(), f"a/images/{name}/Dockerfile",
-                                             f"b/images/{name}/Dockerfile", lineterm="", n=1))
-            if diff:
-                shown = diff[:DIFF_LINES] + ([f"... {len(diff) - DIFF_LINES} more lines"] if len(diff) > DIFF_LINES else [])
-                lines += [f"<details><summary>images/{name}/Dockerfile</summary>", "", "```diff", *shown, "```",
-                          "</details>"]
+    for name in change.changed:
+        dockerfile = Path("images") / name / "Dockerfile"
+        old, new = change.base_outputs.get(dockerfile, ""), change.outputs[dockerfile]
+        diff = list(difflib.unified_diff(old.splitlines(), new.splitlines(), f"a/{dockerfile}", f"b/{dockerfile}",
+                                         lineterm="", n=1))
+        if diff:
+            shown = diff[:DIFF_LINES] + ([f"... {len(diff) - DIFF_LINES} more lines"] if len(diff) > DIFF_LINES else [])
+            lines += [f"<details><summary>{dockerfile}</summary>", "", "```diff", *shown, "```", "</details>"]
     return "\n".join(lines)
-
-
-def _read(path: Path) -> str:
-    return path.read_text() if path.exists() else ""
 
 
 def _verification(root: Path, change: Change, artifacts: Path | None) -> str:
@@ -113,8 +107,7 @@ def _run_line(root: Path, name: str, image, run: Path) -> str:
     status = "FAIL (" + ", ".join(failed) + ")" if failed else "pass"
     parts = [f"- `{name}`: {status}, {len(results)} checks"]
     if "train.loss.last" in values:
-        device = "npu" if image.device == "npu" else "cpu"
-        baseline = metrics.baseline_path(name, device, root / "smoke_tests" / "baselines")
+        baseline = metrics.baseline_path(name, image.device, root / "smoke_tests" / "baselines")
         base = metrics.parse(baseline.read_text()).get("train.loss.last") if baseline.exists() else None
         parts.append(f"loss {values['train.loss.first']:.3f} -> {values['train.loss.last']:.3f}"
                      + (f" (baseline {base:.3f})" if base is not None else " (no baseline)"))

@@ -95,7 +95,7 @@ def write(outputs: dict, manifest, root: Path = REPO) -> list:
         if path.exists() and path.read_text() == text:
             continue
         path.parent.mkdir(parents=True, exist_ok=True)
-        _atomic_write(path, text)
+        atomic_write(path, text)
         changed.append(str(rel))
     for stale in stale_dirs(manifest, root):
         shutil.rmtree(stale)
@@ -103,7 +103,7 @@ def write(outputs: dict, manifest, root: Path = REPO) -> list:
     return changed
 
 
-def _atomic_write(path: Path, text: str) -> None:
+def atomic_write(path: Path, text: str) -> None:
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
         with os.fdopen(fd, "w") as handle:
