@@ -12,6 +12,7 @@ import sys
 
 from . import SyncConfig
 from .harness import connect, report_json, rollout, run_local, trainer
+from .mooncake_sync import local_host
 
 
 def parse(argv=None):
@@ -48,10 +49,10 @@ def main(argv=None) -> int:
         host, port = args.store.rsplit(":", 1)
         store = connect(host if args.role == "rollout" else "0.0.0.0", int(port), master=args.role == "trainer")
         if args.role == "trainer":
-            trainer(cfg, store)
+            trainer(cfg, store, local_host())
             print("trainer: sent", cfg.versions, "versions")
             return 0
-        report = rollout(cfg, store)
+        report = rollout(cfg, store, local_host())
     print(report.summary())
     for line in report.mismatches[:20]:
         print("  " + line)

@@ -39,14 +39,15 @@ def connect(host: str, port: int, master: bool):
     return dist.TCPStore(host, port, is_master=master, timeout=STORE_TIMEOUT, wait_for_workers=False)
 
 
-def trainer(cfg: SyncConfig, store) -> None:
+def trainer(cfg: SyncConfig, store, own_host: str) -> None:
+    """own_host: the address the rollout reaches this process at (Mooncake's session id)."""
     from ..device import pick, set_local_device
 
     device = pick()
     set_local_device(device, 0)
     endpoint = None
     if cfg.backend == "mooncake":
-        endpoint = mooncake_sync.Endpoint(cfg, device, _own_host())
+        endpoint = mooncake_sync.Endpoint(cfg, device, own_host)
         store.set("mc/trainer-session", endpoint.session)
     for version in range(cfg.versions):
         tensors = {k: v.to(device.torch_device) for k, v in weights(cfg, version).items()}
@@ -58,7 +59,7 @@ def trainer(cfg: SyncConfig, store) -> None:
     store.wait(["rollout/done"])
 
 
-def rollout(cfg: SyncConfig, store) -> SyncReport:
+def rollout(cfg: SyncConfig, store, own_host: str) -> SyncReport:
     from ..device import pick, resolve_backend, set_local_device
 
     device = pick()
@@ -68,7 +69,7 @@ def rollout(cfg: SyncConfig, store) -> SyncReport:
     report = SyncReport(ok=True, backend=cfg.backend, resolved=resolved, versions=cfg.versions)
     endpoint, session = None, None
     if cfg.backend == "mooncake":
-        endpoint = mooncake_sync.Endpoint(cfg, device, _own_host())
+        endpoint = mooncake_sync.Endpoint(cfg, device, own_host)
         session = store.get("mc/trainer-session").decode()
     for version in range(cfg.versions):
         received = {}
@@ -83,10 +84,10 @@ def rollout(cfg: SyncConfig, store) -> SyncReport:
             report.seconds += mooncake_sync.receive(store, cfg, endpoint, device, version, session, on_bucket)
         else:
             report.seconds += collective.receive(store, cfg, device, version, on_bucket)
-        report.mismatches += compare(version, weights(cfg, version), received)
-    expected = weights(cfg, 0)
-    report.tensors = len(expected)
-    report.bytes_per_version = sum(t.numel() * t.element_size() for t in expected.values())
+        expected = weights(cfg, version)
+        report.mismatches += compare(version, expected, received)
+        report.tensors = len(expected)
+        report.bytes_per_version = sum(t.numel() * t.element_size() for t in expected.values())
     report.ok = not report.mismatches
     store.set("rollout/done", "1")
     return report
@@ -116,22 +117,17 @@ def compare(version: int, expected: dict, received: dict) -> list:
     return problems
 
 
-def _own_host() -> str:
-    return "127.0.0.1" if os.environ.get("SMOKE_SYNC_LOCAL") == "1" else mooncake_sync.local_host()
-
-
 def _role_main(role: str, cfg_dict: dict, host: str, port: int, queue) -> None:
-    os.environ["SMOKE_SYNC_LOCAL"] = "1"
     os.environ.setdefault("GLOO_SOCKET_IFNAME", "lo")
     os.environ.setdefault("MC_LOG_LEVEL", "ERROR")
     cfg = SyncConfig(**cfg_dict)
     try:
         store = connect(host, port, master=False)
         if role == "trainer":
-            trainer(cfg, store)
+            trainer(cfg, store, host)
             queue.put((role, None))
         else:
-            queue.put((role, rollout(cfg, store).__dict__))
+            queue.put((role, rollout(cfg, store, host).__dict__))
     except Exception as exc:  # reported to the parent as a failed sync, with the cause
         queue.put((role, {"error": f"{type(exc).__name__}: {exc}", "trace": traceback.format_exc()}))
 
