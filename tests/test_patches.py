@@ -264,3 +264,11 @@ def test_an_unknown_upstream_raises_instead_of_patching(patch_modules, tmp_path)
     with pytest.raises(runtime_patch.UnknownUpstream, match="re-derive the patch"):
         greet_patch.apply()
     assert upstream_mod.greet() == "hello, changed upstream"
+
+
+def test_hunks_are_read_by_their_counts():
+    """A removed line that itself begins with "-- " is content, not a file header."""
+    (hunk,) = patching.parse_diff("--- a/f\n+++ b/f\n@@ -1,2 +1,1 @@\n keep\n--- looks like a header\n")
+    assert hunk.old == ("keep", "-- looks like a header") and hunk.new == ("keep",)
+    with pytest.raises(patching.PatchError, match="ends early"):
+        patching.parse_diff("@@ -1,3 +1,3 @@\n a\n")

@@ -33,28 +33,31 @@ def sha256(data: bytes) -> str:
 
 
 def parse_diff(text: str) -> list:
-    hunks, old, new, start = [], None, None, 0
-    for line in text.splitlines():
-        match = HUNK.match(line)
-        if match:
-            if old is not None:
-                hunks.append(Hunk(start, tuple(old), tuple(new)))
-            start, old, new = int(match.group(1)), [], []
-        elif old is None or line.startswith(("--- ", "+++ ")) and not old and not new:
-            continue
-        elif line.startswith(" ") or line == "":
-            old.append(line[1:])
-            new.append(line[1:])
-        elif line.startswith("-"):
-            old.append(line[1:])
-        elif line.startswith("+"):
-            new.append(line[1:])
-        elif line.startswith("\\"):
-            continue
-        else:
-            raise PatchError(f"not a unified diff line: {line[:60]!r}")
-    if old is not None:
-        hunks.append(Hunk(start, tuple(old), tuple(new)))
+    """Hunks of a unified diff, each read for exactly the line counts its @@ header states
+    (so a removed line that itself starts with "-- " is not mistaken for a file header)."""
+    lines, hunks, index = text.splitlines(), [], 0
+    while index < len(lines):
+        match = HUNK.match(lines[index])
+        index += 1
+        if not match:
+            continue  # file headers and anything between hunks
+        want_old, want_new = int(match.group(2) or 1), int(match.group(4) or 1)
+        old, new = [], []
+        while len(old) < want_old or len(new) < want_new:
+            if index >= len(lines):
+                raise PatchError(f"hunk at line {match.group(1)} ends early")
+            tag, body = lines[index][:1], lines[index][1:]
+            index += 1
+            if tag in (" ", ""):
+                old.append(body)
+                new.append(body)
+            elif tag == "-":
+                old.append(body)
+            elif tag == "+":
+                new.append(body)
+            elif tag != "\\":
+                raise PatchError(f"not a unified diff line: {lines[index - 1][:60]!r}")
+        hunks.append(Hunk(int(match.group(1)), tuple(old), tuple(new)))
     if not hunks:
         raise PatchError("the diff has no hunks")
     return hunks
