@@ -1,23 +1,27 @@
 # The two commands a fresh machine needs: `make image` and `make test`. See README.md.
 IMAGE ?=
+PLATFORM ?=
 PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 BUILD := $(PY) build.py
+PLATFORM_FLAG := $(if $(PLATFORM),--platform $(PLATFORM),)
 
-.PHONY: image test check render lint smoke engine registry base wheelhouse venv tools clean help
+.PHONY: image test check render lock lint smoke engine registry base wheelhouse venv tools clean help
 
 help:
-	@echo "make image [IMAGE=name]  build, smoke-test and promote an image (default: the default image)"
+	@echo "make image [IMAGE=name] [PLATFORM=linux/arm64]  build, smoke-test and promote an image (default: the default image, this host's platform)"
 	@echo "make test                the test suite (slow docker tests included)"
-	@echo "make check               drift gate + hadolint"
-	@echo "make render              re-render images/ and the README tables from pins.yaml"
+	@echo "make check               drift gate (renders and locks) + hadolint"
+	@echo "make render              re-render images/ and the README tables from pins.yaml and the locks"
+	@echo "make lock                re-resolve every image's locks with uv (needs the package indexes)"
 	@echo "make smoke IMAGE=name    run the smoke suite in the promoted image"
-	@echo "make engine              start a Docker Engine if none answers (root: installs docker.io)"
+	@echo "make engine [PLATFORM=]  start a Docker Engine if none answers (root: installs docker.io); QEMU for PLATFORM"
 	@echo "make clean               remove .venv, .cache and artifacts (images stay in the engine)"
 
-image: venv engine
-	$(BUILD) image $(IMAGE)
+image: venv
+	$(BUILD) engine $(PLATFORM_FLAG)
+	$(BUILD) image $(IMAGE) $(PLATFORM_FLAG)
 
 test: venv tools engine registry
 	$(PY) -m pytest
@@ -29,20 +33,23 @@ check: venv
 render: venv
 	$(BUILD) render
 
+lock: venv
+	$(BUILD) lock
+
 lint: venv
 	$(BUILD) lint
 
 smoke: venv engine
-	$(BUILD) smoke $(IMAGE)
+	$(BUILD) smoke $(IMAGE) $(PLATFORM_FLAG)
 
 base: venv engine
-	$(BUILD) base $(IMAGE)
+	$(BUILD) base $(IMAGE) $(PLATFORM_FLAG)
 
 wheelhouse: venv
-	$(BUILD) wheelhouse $(IMAGE)
+	$(BUILD) wheelhouse $(IMAGE) $(PLATFORM_FLAG)
 
 engine: venv
-	$(BUILD) engine
+	$(BUILD) engine $(PLATFORM_FLAG)
 
 # Debian's docker-registry: a real registry on loopback for the publish tests.
 registry:

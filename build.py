@@ -3,7 +3,7 @@
 
 import sys
 
-from verlimage.cli import main
+from image_pipeline.cli import main
 
 if __name__ == "__main__":
     sys.exit(main())

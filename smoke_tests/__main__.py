@@ -1,7 +1,10 @@
-"""python -m smoke_tests: run the smoke suite inside an image.
+"""python -m smoke_tests: run the smoke suite inside an image (any working directory).
 
-Writes to --artifacts: results.json, metrics.txt (key:value), junit.xml, and one log per
-check; prints a summary table; exits 0 only when every check passed.
+Each check runs in a fresh interpreter (several set process-global state), killed with its
+process group when it outlives its timeout. A check is PASS or FAIL; a device check on an
+image whose device is absent (an NPU image on a host without NPUs) is NOT RUN, never PASS,
+and the suite only passes when every selected check passed. Writes to --artifacts:
+results.json, metrics.txt (key:value), junit.xml and one log per check.
 """
 
 from __future__ import annotations
@@ -9,99 +12,121 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
 from . import metrics
-from .checks import CHECKS, FAULTS, PINS_PATH, Result
+from .device import pinned_device_present
+from .outcome import Result
+from .plan import CHECKS_FILE, FAULTS, Check, load_checks, select
 
-CHECK_TIMEOUT_S = 300
+PINS = Path("/etc/verl-image/pins.json")
 
 
 def parse(argv=None):
     parser = argparse.ArgumentParser(prog="python -m smoke_tests", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--artifacts", type=Path, default=Path("/artifacts"))
-    parser.add_argument("--pins", type=Path, default=PINS_PATH)
+    parser.add_argument("--pins", type=Path, default=PINS)
     parser.add_argument("--only", default="", help="comma-separated check names or prefixes")
-    parser.add_argument("--fault", action="append", default=[], choices=FAULTS,
+    parser.add_argument("--fault", action="append", default=[], choices=sorted(FAULTS),
                         help="inject a fault the suite must catch (tests of the tests)")
+    parser.add_argument("--extended", action="store_true", help="also run the optional checks (verl's own tests)")
     parser.add_argument("--list", action="store_true", help="list the checks and exit")
     return parser.parse_args(argv)
 
 
-def selected(only: str) -> list:
-    if not only:
-        return list(CHECKS)
-    wanted = [w.strip() for w in only.split(",") if w.strip()]
-    names = [n for n in CHECKS if any(n == w or n.startswith(w + ".") for w in wanted)]
-    if not names:
-        raise SystemExit(f"no check matches --only {only!r} (checks: {', '.join(CHECKS)})")
-    return names
-
-
-def run_check(name: str, context_file: Path, artifacts: Path) -> Result:
-    result_file = artifacts / f"{name}.result.json"
-    log_file = artifacts / f"{name}.log"
+def run_check(check: Check, context_file: Path, artifacts: Path) -> Result:
+    result_file = artifacts / f"{check.name}.result.json"
+    log_file = artifacts / f"{check.name}.log"
+    timeout = check.timeout_s * float(os.environ.get("SMOKE_TIMEOUT_SCALE", "1"))
     started = time.monotonic()
-    print(f"--- {name}", flush=True)
-    with open(log_file, "w") as log:
-        process = subprocess.Popen([sys.executable, "-m", "smoke_tests.run_one", name, str(context_file),
-                                    str(result_file)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                                   text=True, bufsize=1, cwd=Path(__file__).resolve().parent.parent)
-        try:
-            for line in process.stdout:
-                log.write(line)
-                print(f"    {line.rstrip()}", flush=True)
-            process.wait(timeout=CHECK_TIMEOUT_S)
-        except subprocess.TimeoutExpired:
-            process.kill()
+    print(f"--- {check.name}", flush=True)
+    process = subprocess.Popen([sys.executable, "-m", "smoke_tests.run_one", check.name, str(context_file),
+                                str(result_file)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                               errors="replace", start_new_session=True)
+    reader = threading.Thread(target=_tee, args=(process.stdout, log_file), daemon=True)
+    reader.start()
+    try:
+        process.wait(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGKILL)
+        process.wait()
+        reader.join(timeout=5)
+        return Result(check.name, "FAIL", f"timed out after {timeout:.0f} s: killed (see {log_file.name})",
+                      seconds=round(time.monotonic() - started, 2))
+    reader.join(timeout=30)
     if result_file.exists():
         return Result(**json.loads(result_file.read_text()))
-    return Result(name, False, f"the check process died (exit {process.returncode}) before reporting; see {log_file.name}",
-                  seconds=round(time.monotonic() - started, 2))
+    return Result(check.name, "FAIL", f"the check process died (exit {process.returncode}) before reporting; "
+                                      f"see {log_file.name}", seconds=round(time.monotonic() - started, 2))
+
+
+def _tee(stream, log_file: Path) -> None:
+    with open(log_file, "w") as log:
+        for line in stream:
+            log.write(line)
+            log.flush()
+            print(f"    {line.rstrip()}", flush=True)
+
+
+def not_run(check: Check, reason: str) -> Result:
+    return Result(check.name, "NOT RUN", reason)
 
 
 def write_junit(results: list, path: Path) -> None:
     suite = ET.Element("testsuite", name="smoke_tests", tests=str(len(results)),
-                       failures=str(sum(not r.passed for r in results)),
+                       failures=str(sum(r.status == "FAIL" for r in results)),
+                       skipped=str(sum(r.status == "NOT RUN" for r in results)),
                        time=f"{sum(r.seconds for r in results):.2f}")
     for result in results:
         case = ET.SubElement(suite, "testcase", classname="smoke_tests", name=result.name, time=f"{result.seconds:.2f}")
-        if not result.passed:
+        if result.status == "FAIL":
             ET.SubElement(case, "failure", message=result.detail).text = "\n".join(result.lines)
+        elif result.status == "NOT RUN":
+            ET.SubElement(case, "skipped", message=result.detail)
         ET.SubElement(case, "system-out").text = "\n".join(result.lines)
     ET.ElementTree(suite).write(path, encoding="unicode", xml_declaration=True)
 
 
 def summary(results: list) -> str:
     width = max(len(r.name) for r in results)
-    rows = [f"{'check':<{width}}  result  seconds  detail"]
-    for r in results:
-        rows.append(f"{r.name:<{width}}  {'PASS' if r.passed else 'FAIL':<6}  {r.seconds:7.1f}  {r.detail[:110]}")
-    passed = sum(r.passed for r in results)
-    rows.append(f"{passed}/{len(results)} passed in {sum(r.seconds for r in results):.1f} s")
+    rows = [f"{'check':<{width}}  result    seconds  detail"]
+    rows += [f"{r.name:<{width}}  {r.status:<8}  {r.seconds:7.1f}  {r.detail[:110]}" for r in results]
+    counts = ", ".join(f"{sum(r.status == s for r in results)} {s}" for s in ("PASS", "FAIL", "NOT RUN", "MEASURED")
+                       if any(r.status == s for r in results))
+    rows.append(f"{counts} in {sum(r.seconds for r in results):.1f} s")
     return "\n".join(rows)
 
 
 def main(argv=None) -> int:
     args = parse(argv)
+    checks = load_checks()
     if args.list:
-        print("\n".join(CHECKS))
+        print("\n".join(c.name for c in checks))
         return 0
+    pins = json.loads(args.pins.read_text())
+    try:
+        chosen = select(checks, pins["device"], args.only, args.extended)
+    except ValueError as exc:
+        print(f"smoke_tests: {exc} (see {CHECKS_FILE.name})", file=sys.stderr)
+        return 2
     os.environ.setdefault("MC_LOG_LEVEL", "ERROR")
     os.environ.setdefault("GLOG_minloglevel", "2")
     args.artifacts.mkdir(parents=True, exist_ok=True)
-    pins = json.loads(args.pins.read_text())
+    present, why = pinned_device_present(pins["device"])
     with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as handle:
-        json.dump({"pins": pins, "faults": args.fault}, handle)
-    print(f"smoke suite for image {pins['image']} ({pins['tag']}), faults: {', '.join(args.fault) or 'none'}",
-          flush=True)
-    results = [run_check(name, Path(handle.name), args.artifacts) for name in selected(args.only)]
+        json.dump({"pins": pins, "faults": args.fault, "artifacts": str(args.artifacts)}, handle)
+    print(f"smoke suite for image {pins['image']} ({pins['tag']}, device {pins['device']}: "
+          f"{'present' if present else 'absent'}), faults: {', '.join(args.fault) or 'none'}", flush=True)
+    results = [run_check(c, Path(handle.name), args.artifacts) if present or not c.device else not_run(c, why)
+               for c in chosen]
     merged = {}
     for result in results:
         merged.update(result.metrics)
@@ -109,7 +134,8 @@ def main(argv=None) -> int:
     (args.artifacts / "results.json").write_text(json.dumps([r.as_dict() for r in results], indent=1))
     write_junit(results, args.artifacts / "junit.xml")
     print(summary(results), flush=True)
-    return 0 if all(r.passed for r in results) else 1
+    passed = all(r.status in ("PASS", "MEASURED") for r in results)
+    return 0 if passed else 1
 
 
 if __name__ == "__main__":

@@ -1,68 +1,204 @@
-"""Stack conformance: the image holds exactly what its pins.json says."""
+"""Conformance: the image holds what its pins.json says, and runs on the device it names."""
 
 from __future__ import annotations
 
-import ast
+import hashlib
 import importlib
 import importlib.metadata as md
+import inspect
+import json
 import os
 import sys
+from dataclasses import MISSING, fields, is_dataclass
 from pathlib import Path
 
 from packaging.version import Version
 
-from .config import SYNC_DEFAULTS, VERL_SOURCES
+from .outcome import judged
 
-
-def version_problems(pins: dict) -> tuple:
-    """Every pinned distribution at its pinned version. Returns (problems, lines)."""
-    problems, lines = [], []
-    want_python = pins["python"]
-    have_python = "%d.%d" % sys.version_info[:2]
-    lines.append(f"python {have_python} (pinned {want_python})")
-    if have_python != want_python:
-        problems.append(f"python is {have_python}, pinned {want_python}")
-    for role, comp in pins["stack"].items():
-        dist = comp.get("dist") or comp.get("package")
-        if not dist:
-            continue
-        try:
-            have = md.version(dist)
-        except md.PackageNotFoundError:
-            problems.append(f"{role}: {dist} is not installed (pinned {comp.get('version') or comp.get('tag')})")
-            continue
-        want = comp.get("version")
-        ok = want is None or _same_release(have, want)
-        lines.append(f"{role}: {dist} {have}" + (f" (pinned {want})" if want else f" (from {comp.get('tag') or comp.get('branch')})")
-                     + ("" if ok else "  <-- MISMATCH"))
-        if not ok:
-            problems.append(f"{role}: {dist} is {have}, pinned {want}")
-    return problems, lines
+DEFAULTS_FILE = Path(__file__).with_name("checkpoint_defaults.json")
+PATCH_MARKERS = Path(sys.prefix) / "verl-image-patches"
 
 
 def _same_release(have: str, want: str) -> bool:
-    """2.13.0+cpu satisfies a 2.13.0 pin (same release, a local build label); 2.13.1 does not."""
+    """2.13.0+cpu is the 2.13.0 release; 2.13.1 is not."""
     have_v, want_v = Version(have), Version(want)
     return have_v == want_v if want_v.local else have_v.public == want_v.public
 
 
-def external_modules() -> tuple:
-    """import verl under the image's VERL_USE_EXTERNAL_MODULES; every listed module must load."""
+def versions(ctx):
+    """Every pinned distribution at its pinned release, and python as pinned."""
+    if "hang" in ctx.faults:
+        import time
+
+        time.sleep(3600)  # the fault the runner's timeout must catch
+    pins = ctx.pins
+    problems, lines = [], []
+    have_python = "%d.%d" % sys.version_info[:2]
+    lines.append(f"python {have_python} (pinned {pins['python']})")
+    if have_python != pins["python"]:
+        problems.append(f"python is {have_python}, pinned {pins['python']}")
+    for role, comps in pins["stack"].items():
+        for comp in comps:
+            want = comp.get("version")
+            try:
+                have = md.version(comp["dist"])
+            except md.PackageNotFoundError:
+                problems.append(f"{role}: {comp['dist']} is not installed (pinned {want or comp.get('commit')})")
+                continue
+            ok = want is None or _same_release(have, want)
+            lines.append(f"{role}: {comp['dist']} {have}" + (f" (pinned {want})" if want else "")
+                         + ("" if ok else "  <-- MISMATCH"))
+            if not ok:
+                problems.append(f"{role}: {comp['dist']} is {have}, pinned {want}")
+    return judged("conformance.versions", problems, lines)
+
+
+def environment(ctx):
+    """The pinned ENV holds in this process, whatever launched it (no entrypoint needed)."""
+    problems, lines = [], []
+    for key, want in ctx.pins["env"].items():
+        have = os.environ.get(key)
+        lines.append(f"{key}={have!r}")
+        if have is None:
+            problems.append(f"{key} is not set (pinned {want!r}): the image needs its entrypoint for it")
+        elif "${" not in want and have != want:
+            problems.append(f"{key} is {have!r}, pinned {want!r}")
+    if ctx.pins["device"] == "npu":
+        home = os.environ.get("ASCEND_TOOLKIT_HOME") or os.environ.get("ASCEND_HOME_PATH")
+        if not home or not Path(home).is_dir():
+            problems.append("the CANN toolkit is not in the environment (ASCEND_TOOLKIT_HOME/ASCEND_HOME_PATH)")
+        else:
+            lines.append(f"CANN toolkit at {home}")
+    return judged("conformance.environment", problems, lines)
+
+
+def verl_defaults(ctx):
+    """Each documented checkpoint-engine setting equals verl's own default (its classes, not our copy)."""
+    os.environ["VERL_USE_EXTERNAL_MODULES"] = ""  # defaults, not plugins: no device needed here
+    from .sync.adapt import prepare_engines
+
+    prepare_engines(ctx.pins["device"], require_device=False)
+    problems, lines = [], []
+    for row in json.loads(DEFAULTS_FILE.read_text()):
+        found = _default(row["where"])
+        lines.append(f"{row['setting']}: verl {found!r} ({row['where']}), documented {row['value']!r}")
+        if found != row["value"]:
+            problems.append(f"{row['setting']}: verl's default is {found!r} ({row['where']}), the README says "
+                            f"{row['value']!r}")
+    return judged("conformance.verl_defaults", problems, lines)
+
+
+def _default(where: str):
+    """module:Class.field (a dataclass field) or module:Class.method.param (a parameter default)."""
+    module, _, path = where.partition(":")
+    parts = path.split(".")
+    owner = getattr(importlib.import_module(module), parts[0])
+    if len(parts) == 2 and is_dataclass(owner):
+        field = next(f for f in fields(owner) if f.name == parts[1])
+        value = field.default if field.default is not MISSING else field.default_factory()
+    else:
+        parameter = inspect.signature(getattr(owner, parts[1])).parameters[parts[2]]
+        value = parameter.default
+    return str(value).removeprefix("torch.") if type(value).__name__ == "dtype" else value
+
+
+def patches(ctx):
+    """Every declared patch applied (marker present) and the file still as patched."""
+    problems, lines = [], []
+    for patch in ctx.pins.get("patches", []):
+        marker = PATCH_MARKERS / f"{patch['name']}.json"
+        if not marker.exists():
+            problems.append(f"patch {patch['name']}: not applied (no {marker})")
+            continue
+        record = json.loads(marker.read_text())
+        target = Path(record["path"])
+        found = hashlib.sha256(target.read_bytes()).hexdigest() if target.exists() else "missing"
+        if record["state"] == "applied" and found != record["patched_sha256"]:
+            problems.append(f"patch {patch['name']}: {target} changed after patching (sha256 {found})")
+        lines.append(f"patch {patch['name']}: {record['state']} on {record['file']}")
+    if not ctx.pins.get("patches"):
+        lines.append("no patches declared for this image")
+    return judged("conformance.patches", problems, lines)
+
+
+def device(ctx):
+    """The device the pins name is the one this container has, at the pinned CANN release."""
+    from . import device as devices
+
+    problems, lines = [], []
+    found = devices.for_pins(ctx.pins)  # on NPU: torch_npu imports and sees an NPU, or this raises
+    lines.append(f"device {found.kind} (pinned {ctx.pins['device']})")
+    if ctx.pins["device"] == "npu":
+        import torch
+
+        lines.append(f"{torch.npu.device_count()} NPU(s): {torch.npu.get_device_name(0)}")
+        have = cann_version()
+        lines.append(f"CANN {have} (pinned {ctx.pins['cann_version']})")
+        if not have.startswith(ctx.pins["cann_version"]):
+            problems.append(f"CANN is {have}, pinned {ctx.pins['cann_version']}")
+    return judged("conformance.device", problems, lines)
+
+
+def cann_version() -> str:
+    home = Path(os.environ.get("ASCEND_TOOLKIT_HOME", "/usr/local/Ascend/ascend-toolkit/latest"))
+    for info in sorted(home.glob("**/ascend_toolkit_install.info")) + sorted(home.glob("*/version.info")):
+        for line in info.read_text().splitlines():
+            if line.startswith("version="):
+                return line.split("=", 1)[1].strip()
+    return "unknown (no ascend_toolkit_install.info or version.info)"
+
+
+MODULES = ("megatron.core", "mooncake.engine", "vllm.distributed.utils", "verl.checkpoint_engine.base",
+           "verl.workers.rollout")
+
+
+def imports(ctx):
+    """What verl's RL loop imports, on the device: its engines and rollout workers, Megatron, Mooncake."""
+    from .sync.adapt import prepare_engines
+
+    prepare_engines(ctx.pins["device"])
+    problems, lines = [], []
+    for module in MODULES + (("torch_npu", "vllm_ascend", "mindspeed") if ctx.pins["device"] == "npu" else ()):
+        try:
+            importlib.import_module(module)
+            lines.append(f"import {module}: ok")
+        except Exception as exc:
+            problems.append(f"import {module} failed: {type(exc).__name__}: {exc}")
+    from verl.checkpoint_engine import CheckpointEngineRegistry
+
+    for backend in ("nccl", "mooncake"):
+        try:
+            lines.append(f"checkpoint engine {backend!r}: {CheckpointEngineRegistry.get(backend).__name__}")
+        except ValueError as exc:
+            problems.append(str(exc)[:300])
+    return judged("conformance.imports", problems, lines)
+
+
+def external_modules(ctx):
+    """import verl under the image's VERL_USE_EXTERNAL_MODULES: every listed module loads, and verl
+    picks the pinned device."""
     value = os.environ.get("VERL_USE_EXTERNAL_MODULES", "")
+    pinned = ctx.pins["env"].get("VERL_USE_EXTERNAL_MODULES")
     wanted = [m for m in value.split(",") if m]
+    problems = [] if value == pinned else [f"VERL_USE_EXTERNAL_MODULES is {value!r}, pinned {pinned!r}"]
     try:
         import verl  # noqa: F401  (imports every module in VERL_USE_EXTERNAL_MODULES)
     except Exception as exc:
         bad = next((m for m in wanted if not _importable(m)), None)
         cause = f"module {bad!r} failed to import" if bad else "import verl failed"
-        return [f"VERL_USE_EXTERNAL_MODULES={value!r}: {cause}: {type(exc).__name__}: {exc}"], []
-    missing = [m for m in wanted if m not in sys.modules]
-    problems = [f"VERL_USE_EXTERNAL_MODULES lists {m!r} but import verl did not load it" for m in missing]
+        return judged("conformance.external_modules", problems + [
+            f"VERL_USE_EXTERNAL_MODULES={value!r}: {cause}: {type(exc).__name__}: {exc}"], [])
+    problems += [f"VERL_USE_EXTERNAL_MODULES lists {m!r} but import verl did not load it"
+                 for m in wanted if m not in sys.modules]
     from verl.utils.device import get_device_name
 
+    chosen = get_device_name()
+    if chosen != ctx.pins["device"]:
+        problems.append(f"verl picked device {chosen!r}, the image is for {ctx.pins['device']!r}")
     lines = [f"VERL_USE_EXTERNAL_MODULES={value!r}: loaded {', '.join(wanted) or 'nothing'}",
-             f"verl {verl.__version__}: device {get_device_name()!r}"]
-    return problems, lines
+             f"verl {verl.__version__}: device {chosen!r}"]
+    return judged("conformance.external_modules", problems, lines)
 
 
 def _importable(module: str) -> bool:
@@ -71,65 +207,3 @@ def _importable(module: str) -> bool:
         return True
     except Exception:
         return False
-
-
-def stack_imports(device) -> tuple:
-    """megatron.core, mooncake.engine and (NPU) torch_npu import; device facts are reported."""
-    problems, lines = [], []
-    modules = ["megatron.core", "mooncake.engine"] + (["torch_npu"] if device.kind == "npu" else [])
-    for module in modules:
-        try:
-            importlib.import_module(module)
-            lines.append(f"import {module}: ok")
-        except Exception as exc:
-            problems.append(f"import {module} failed: {type(exc).__name__}: {exc}")
-    if device.kind == "npu":
-        import torch
-
-        lines.append(f"npu devices: {torch.npu.device_count()}, CANN {cann_version()}")
-    lines.append(f"device: {device.kind} (collectives {device.collective_backend}, mooncake {device.mooncake_protocol})")
-    return problems, lines
-
-
-def cann_version() -> str:
-    for info in Path("/usr/local/Ascend/ascend-toolkit/latest").glob("*/ascend_toolkit_install.info"):
-        for line in info.read_text().splitlines():
-            if line.startswith("version="):
-                return line.split("=", 1)[1]
-    return "unknown (no ascend_toolkit_install.info)"
-
-
-def verl_defaults() -> tuple:
-    """verl's checkpoint-engine defaults still equal ours (smoke_tests.config), read from its source."""
-    import importlib.util
-
-    spec = importlib.util.find_spec("verl")
-    root = Path(spec.origin).parent
-    problems, lines = [], []
-    for name, (rel, cls, func) in VERL_SOURCES.items():
-        found = _default_in_source(root / rel, cls, func, name)
-        want = getattr(SYNC_DEFAULTS, name)
-        lines.append(f"{name}: verl {found!r}, ours {want!r} ({rel})")
-        if found != want:
-            problems.append(f"{name}: verl's default is {found!r} ({rel}:{cls}), smoke_tests.config says {want!r}")
-    return problems, lines
-
-
-def _default_in_source(path: Path, cls: str, func, name: str):
-    tree = ast.parse(path.read_text())
-    for node in ast.walk(tree):
-        if isinstance(node, ast.ClassDef) and node.name == cls:
-            if func is None:
-                for item in node.body:
-                    if isinstance(item, ast.AnnAssign) and getattr(item.target, "id", None) == name:
-                        return ast.literal_eval(item.value)
-            for item in node.body:
-                if isinstance(item, ast.FunctionDef) and item.name == func:
-                    args = item.args.args[-len(item.args.defaults):] if item.args.defaults else []
-                    for arg, default in zip(args, item.args.defaults):
-                        if arg.arg == name:
-                            return ast.literal_eval(default)
-                    for arg, default in zip(item.args.kwonlyargs, item.args.kw_defaults):
-                        if arg.arg == name and default is not None:
-                            return ast.literal_eval(default)
-    return "<not found>"

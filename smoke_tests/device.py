@@ -1,15 +1,20 @@
-"""Pick the device once: npu (torch_npu present and a device visible) -> cuda -> cpu."""
+"""The device a check runs on is the one the image's pins name, never a fallback.
+
+An npu image runs its device checks on the NPU; if torch_npu does not import or no NPU is
+visible, the check fails with that reason. When the container has no NPU device nodes at all
+(a host without NPUs) its device checks are NOT RUN. A cpu image runs them on the CPU.
+"""
 
 from __future__ import annotations
 
-import functools
+import glob
 from dataclasses import dataclass
 
 
 @dataclass(frozen=True)
 class Device:
-    kind: str  # npu | cuda | cpu
-    collective_backend: str  # what the `nccl` backend name resolves to here
+    kind: str  # npu | cpu
+    collective: str  # what verl's collective engine runs on here
     mooncake_protocol: str
 
     @property
@@ -21,36 +26,36 @@ class Device:
 
         if self.kind == "npu":
             torch.npu.synchronize()
-        elif self.kind == "cuda":
-            torch.cuda.synchronize()
 
 
 NPU = Device("npu", "hccl", "ascend_direct")
-CUDA = Device("cuda", "nccl", "tcp")
 CPU = Device("cpu", "gloo", "tcp")
 
 
-@functools.lru_cache(maxsize=1)
-def pick() -> Device:
+def npu_nodes() -> list:
+    return sorted(glob.glob("/dev/davinci[0-9]*"))
+
+
+def pinned_device_present(kind: str) -> tuple:
+    """(present, why not) for the device the pins name."""
+    if kind == "cpu":
+        return True, ""
+    if npu_nodes():
+        return True, ""
+    return False, ("no NPU in this container (/dev/davinci* absent): run it on an Ascend host, where "
+                   "build.py smoke passes the devices and the driver through")
+
+
+def for_pins(pins: dict) -> Device:
+    """The pinned device, made ready: on NPU, torch_npu must import and see an NPU (no fallback)."""
+    if pins["device"] == "cpu":
+        return CPU
     import torch
+    import torch_npu  # noqa: F401  (registers torch.npu: an ImportError here fails the check)
 
-    try:
-        import torch_npu  # noqa: F401  (registers torch.npu)
-
-        if torch.npu.is_available() and torch.npu.device_count() > 0:
-            return NPU
-    except ImportError:
-        pass
-    if torch.cuda.is_available():
-        return CUDA
-    return CPU
-
-
-def resolve_backend(name: str, device: Device) -> str:
-    """verl's backend names: `nccl` means the vendor collective library (HCCL on Ascend)."""
-    if name == "nccl":
-        return device.collective_backend
-    return name
+    if torch.npu.device_count() < 1:
+        raise RuntimeError("torch_npu imported but sees no NPU")
+    return NPU
 
 
 def set_local_device(device: Device, rank: int) -> None:
@@ -58,5 +63,3 @@ def set_local_device(device: Device, rank: int) -> None:
 
     if device.kind == "npu":
         torch.npu.set_device(rank % torch.npu.device_count())
-    elif device.kind == "cuda":
-        torch.cuda.set_device(rank % torch.cuda.device_count())

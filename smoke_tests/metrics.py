@@ -1,8 +1,9 @@
 """`key:value` metrics, per-image baselines and the tolerances they are compared with.
 
 A run writes metrics.txt (one `key:value` per line). A baseline is the same format,
-holding the keys below, in smoke_tests/baselines/<image>.<device>.txt; it is regenerated
-from a run with `python build.py baseline IMAGE --update`. Importing this needs no torch.
+holding the keys below, in smoke_tests/baselines/<image>.<device>.<arch>.txt; it is
+regenerated from a run with `python build.py baseline IMAGE [--platform P] --update`.
+Importing this needs no torch.
 """
 
 from __future__ import annotations
@@ -53,13 +54,13 @@ def format_lines(values: dict) -> str:
     return "".join(f"{key}:{value:.6g}\n" for key, value in values.items())
 
 
-def baseline_path(image: str, device: str, directory: Path = BASELINE_DIR) -> Path:
-    return directory / f"{image}.{device}.txt"
+def baseline_path(image: str, device: str, arch: str, directory: Path = BASELINE_DIR) -> Path:
+    return directory / f"{image}.{device}.{arch}.txt"
 
 
-def baseline_text(image: str, device: str, metrics: dict) -> str:
-    header = (f"# smoke baseline for image {image} on {device}; regenerate with "
-              f"`python build.py baseline {image} --update`\n")
+def baseline_text(image: str, device: str, arch: str, metrics: dict) -> str:
+    header = (f"# smoke baseline for image {image} on {device} ({arch}); regenerate with "
+              f"`python build.py baseline {image} --platform linux/{arch} --update`\n")
     return header + format_lines({t.key: metrics[t.key] for t in TOLERANCES if t.key in metrics})
 
 

@@ -1,85 +1,172 @@
-"""Every kind of bad pins.yaml: exit 2, one line naming file:line and the key, images/ untouched."""
+"""Every kind of bad pins.yaml: exit 2, one line naming file:line and the key, nothing written.
+
+Cases edit a scratch copy of the real pins.yaml by key (the line the key is on), and any
+version they write is derived from the manifest: no pinned version is spelled out here.
+"""
 
 import re
 
 import pytest
+from packaging.version import Version
 
-from conftest import run_build, tree_snapshot
+from image_pipeline.manifest import document
 
-TORCH = "    # renovate: datasource=pypi depName=torch\n    version: 2.13.0\n"
+from conftest import REPO, manifest, run_build, tree_snapshot
 
-# (id, old text, new text, key the message must name, words it must contain, text on the reported line)
+DOC = document.load(REPO / "pins.yaml")
+LINES = (REPO / "pins.yaml").read_text().splitlines(keepends=True)
+M = manifest()
+
+
+def line_of(*keypath) -> int:
+    return DOC.lines[keypath]  # 1-based
+
+
+def at(*keypath) -> str:
+    return LINES[line_of(*keypath) - 1]
+
+
+def replace_line(text_lines, number, new):
+    out = list(text_lines)
+    out[number - 1] = new
+    return out
+
+
+def set_value(keypath, value):
+    """Edit: the line of keypath becomes `key: value` at the same indentation."""
+    def change(lines):
+        old = lines[line_of(*keypath) - 1]
+        indent = old[:len(old) - len(old.lstrip())]
+        return replace_line(lines, line_of(*keypath), f"{indent}{keypath[-1]}: {value}\n")
+    return change
+
+
+def insert_after(keypath, text):
+    def change(lines):
+        number = line_of(*keypath)
+        return lines[:number] + [text] + lines[number:]
+    return change
+
+
+def delete(keypath):
+    def change(lines):
+        number = line_of(*keypath)
+        return lines[:number - 1] + lines[number:]
+    return change
+
+
+def substitute(old, new):
+    def change(lines):
+        text = "".join(lines)
+        assert old in text, old
+        return text.replace(old, new, 1).splitlines(keepends=True)
+    return change
+
+
+def other_minor(version: str) -> str:
+    v = Version(version)
+    return f"{v.major}.{v.minor + 3}.0"
+
+
+TORCH = M.components["torch"]
+NPU = M.images["npu-a3"]
+CPU = M.default_image
+
+# (id, edit, key the message must name (None: no key), words it must contain, text on the reported line)
 CASES = [
-    ("yaml-syntax", "  torch:\n    source: pypi\n", "  torch:\n    source: [pypi\n", None, "YAML syntax error", None),
-    ("duplicate-key", TORCH, TORCH + "    version: 2.14.0\n", "components.torch.version", "duplicate key",
-     "version: 2.14.0"),
-    ("misspelt-key", TORCH, TORCH.replace("version:", "verison:"), "components.torch.verison",
-     "did you mean 'version'", "verison:"),
-    ("unknown-top-level-key", "schema: 1\n", "schema: 1\nimagez: {}\n", "imagez", "unknown key", "imagez"),
-    ("wrong-type-list", TORCH, TORCH.replace("version: 2.13.0", "version: [2.13.0]"), "components.torch.version",
-     "must be a version string", "version: [2.13.0]"),
-    ("python-as-number", '    python: "3.11"\n    platforms: [linux/arm64', '    python: 3.11\n    platforms: [linux/arm64',
-     "images.npu-{soc}.python", "quote it", "python: 3.11"),
-    ("invalid-version", TORCH, TORCH.replace("2.13.0", "2.13.0-final-x"), "components.torch.version",
-     "not a valid PEP 440 version", "2.13.0-final-x"),
-    ("alias", "repository: verl-ascend\n", "repository: &r verl-ascend\nx: *r\n", None, "anchors", "&r"),
-    ("billion-laughs", "schema: 1\n", "schema: 1\nlol: &a [x, x]\nlol2: [*a, *a]\n", None, "not allowed", "&a"),
-    ("missing-commit", "    commit: 5cb98caaadeff42b5b62b996e34bb2aaa29d20fd\n", "", "components.vllm-ascend",
-     "missing required key 'commit'", "vllm-ascend:"),
-    ("short-commit", "commit: 5cb98caaadeff42b5b62b996e34bb2aaa29d20fd", "commit: 5cb98caa",
-     "components.vllm-ascend.commit", "full 40-hex commit sha", "commit: 5cb98caa"),
-    ("tag-and-branch", "    tag: v0.23.0\n", "    tag: v0.23.0\n    branch: main\n", "components.vllm-ascend",
-     "exactly one of 'tag' or 'branch'", "vllm-ascend:"),
-    ("unknown-component", "      bridge: mbridge\n      mooncake: mooncake-non-cuda", "      bridge: mbridgee\n"
-     "      mooncake: mooncake-non-cuda", "images.cpu.stack.bridge", "unknown component 'mbridgee'", "mbridgee"),
-    ("unused-component", "# File patches", "  orphan:\n    source: pypi\n    version: 1.0.0\n# File patches",
+    ("yaml-syntax", set_value(("components", "torch", "source"), "[pypi"), None, "YAML syntax error", None),
+    ("duplicate-key", insert_after(("components", "torch", "source"), "    source: pypi\n"), None,
+     "duplicate key", "source: pypi"),
+    ("misspelt-key", substitute(at("components", "torch", "version"),
+                                at("components", "torch", "version").replace("version:", "verison:")),
+     "components.torch.verison", "did you mean 'version'", "verison:"),
+    ("unknown-top-level-key", insert_after(("schema",), "imagez: {}\n"), "imagez", "unknown key", "imagez"),
+    ("wrong-type-list", set_value(("components", "torch", "version"), f"[{TORCH.version}]"),
+     "components.torch.version", "must be a version string", "version: ["),
+    ("python-as-number", substitute(f'    python: "{NPU.python}"\n    platforms', f"    python: {NPU.python}\n    platforms"),
+     "images.npu-{soc}.python", "quote it", "python:"),
+    ("invalid-version", set_value(("components", "torch", "version"), "x.y-final!"), "components.torch.version",
+     "not a valid PEP 440 version", "x.y-final!"),
+    ("alias", set_value(("repository",), "&r verl-ascend\nx: *r"), None, "anchors", "&r"),
+    ("billion-laughs", insert_after(("schema",), "lol: &a [x, x]\nlol2: [*a, *a]\n"), None, "not allowed", "&a"),
+    ("missing-commit", delete(("components", "mindspeed", "commit")), "components.mindspeed",
+     "missing required key 'commit'", "mindspeed:"),
+    ("short-commit", set_value(("components", "mindspeed", "commit"), "e4772499"), "components.mindspeed.commit",
+     "full 40-hex commit sha", "commit: e4772499"),
+    ("tag-and-branch", insert_after(("components", "vllm-ascend-source", "tag"), "    branch: main\n"),
+     "components.vllm-ascend-source", "exactly one of 'tag' or 'branch'", "vllm-ascend-source:"),
+    ("unknown-component", set_value(("images", "cpu", "stack", "bridge"), "mbridgee"), "images.cpu.stack.bridge",
+     "unknown component 'mbridgee'", "mbridgee"),
+    ("unused-component", insert_after(("components", "setuptools", "reason"),
+                                      "  orphan:\n    source: pypi\n    version: 1.0.0\n"),
      "components.orphan", "not used by any image", "orphan:"),
-    ("unknown-axis-value", "      soc: [a2, a3]", "      soc: [a2, a4]", "images.npu-{soc}.expand.soc",
+    ("unknown-axis-value", substitute("      soc: [a2, a3]", "      soc: [a2, a4]"), "images.npu-{soc}.expand.soc",
      "unknown value 'a4'", "soc: [a2, a4]"),
-    ("two-defaults", "    device: npu\n", "    device: npu\n    default: true\n", "images",
+    ("two-defaults", insert_after(("images", "npu-{soc}", "device"), "    default: true\n"), "images",
      "exactly one image must set default", "images:"),
-    ("non-string-key", "schema: 1\n", "schema: 1\n1: one\n", None, "keys must be plain strings", "1: one"),
-    ("not-a-mapping", "  torch:\n    source: pypi\n", "  torch: 2.13.0\n  torch-old:\n    source: pypi\n",
-     "components.torch", "must be a mapping", "torch: 2.13.0"),
-    ("credentials-in-url", "url: https://files", "url: https://user:tok@files", "components.vllm.url",
+    ("non-string-key", insert_after(("schema",), "1: one\n"), None, "keys must be plain strings", "1: one"),
+    ("not-a-mapping", substitute(at("components", "torch"), "  torch: 1.0\n  torch-old:\n"), "components.torch",
+     "must be a mapping", "torch: 1.0"),
+    ("credentials-in-url", substitute("url: https://files", "url: https://user:tok@files"), "components.vllm.url",
      "without credentials", "user:tok@"),
+    # grammar of values that reach a Dockerfile: no shell metacharacter gets through
+    ("shell-in-apt-package", substitute("runtime: [ca-certificates, python3,", "runtime: ['ca-certificates; id', python3,"),
+     "images.cpu.apt.runtime[0]", "not a Debian package name", "runtime:"),
+    ("shell-in-env", set_value(("images", "cpu", "env", "VERL_USE_EXTERNAL_MODULES"), '"$(id)"'),
+     "images.cpu.env.VERL_USE_EXTERNAL_MODULES", "is not an environment value", "$(id)"),
+    ("quote-in-url", substitute("/packages/68/", '/packages/6"8/'), "components.vllm.url",
+     "characters a URL here may not carry", '6"8'),
+    ("http-url", substitute("url: https://files", "url: http://files"), "components.vllm.url", "https://", "http://"),
+    ("cmake-option", substitute("-DBUILD_UNIT_TESTS=OFF", "'-DBUILD_UNIT_TESTS=OFF;id'"),
+     "components.mooncake-npu-source.build.cmake[1]", "CMake -DNAME=VALUE option", "cmake:"),
+    ("pip-option", set_value(("components", "vllm", "build", "pip"), "[--no-build-isolation, --index-url=http://evil]"),
+     "components.vllm.build.pip[1]", "not an allowed pip option", "pip:"),
+    ("git-ref", set_value(("components", "mindspeed", "branch"), "'core..r0'"), "components.mindspeed.branch",
+     "not a valid git ref name", "core..r0"),
+    ("multi-line-reason", set_value(("components", "torch", "reason"), '"first\\nsecond"'), "components.torch.reason",
+     "one line of text", "reason:"),
     # compatibility rules, each naming both pins
-    ("rule-torch-npu", "    # renovate: datasource=pypi depName=torch-npu\n    version: 2.13.0",
-     "    # renovate: datasource=pypi depName=torch-npu\n    version: 2.12.0", "components.torch_npu",
-     "torch-npu-matches-torch", "torch_npu:"),
-    ("rule-mindspeed-line", "    branch: core_r0.16.0\n    commit: e477", "    branch: core_r0.15.0\n    commit: e477",
-     "components.mindspeed", "mindspeed-matches-megatron", "mindspeed:"),
-    ("rule-megatron-core-line", "depName=megatron-core\n    version: 0.16.1", "depName=megatron-core\n    version: 0.15.3",
-     "components.megatron-core", "megatron-core-in-line", "megatron-core:"),
-    ("rule-mooncake-version", "depName=mooncake-transfer-engine-non-cuda\n    version: 0.3.12.post1",
-     "depName=mooncake-transfer-engine-non-cuda\n    version: 0.3.13.post1", "components.mooncake-non-cuda",
-     "mooncake-same-version", "mooncake-non-cuda:"),
-    ("rule-base-python", "    tag: 9.1.0-a3-ubuntu22.04-py3.11", "    tag: 9.1.0-a3-ubuntu22.04-py3.12",
-     "images.npu-{soc}.python", "base-python", 'python: "3.11"'),
-    ("rule-ascend-direct-cpu", "    package: mooncake-transfer-engine-non-cuda\n",
-     "    package: mooncake-transfer-engine-non-cuda\n    build:\n      cmake: [-DUSE_ASCEND_DIRECT=ON]\n",
+    ("rule-torch-npu", set_value(("components", "torch_npu", "version"), other_minor(M.components["torch_npu"].version)),
+     "components.torch_npu", "torch-npu-matches-torch", "torch_npu:"),
+    ("rule-mindspeed-line", set_value(("components", "mindspeed", "branch"), "core_r0.1.0"), "components.mindspeed",
+     "mindspeed-matches-megatron", "mindspeed:"),
+    ("rule-cpu-shares-megatron-line", set_value(("components", "megatron-core", "version"),
+                                                other_minor(M.components["megatron-core"].version)),
+     "components.megatron-core", "cpu-shares-npu-releases", "megatron-core:"),
+    ("rule-cpu-shares-mooncake", set_value(("components", "mooncake-non-cuda", "version"),
+                                           other_minor(M.components["mooncake-non-cuda"].version)),
+     "components.mooncake-non-cuda", "cpu-shares-npu-releases", "mooncake-non-cuda:"),
+    ("rule-base-python", substitute(f"-py{NPU.python}\n", "-py3.9\n"), "images.npu-{soc}.python", "base-python",
+     "python:"),
+    ("rule-ascend-direct-cpu", set_value(("components", "mooncake-non-cuda", "package"), "mooncake-transfer-engine-npu"),
      "components.mooncake-non-cuda", "ascend-direct-npu-only", "mooncake-non-cuda:"),
-    ("rule-external-modules-missing", "      VERL_USE_EXTERNAL_MODULES: verl_cpu_platform\n", "      OTHER: x\n",
+    ("rule-ascend-direct-npu", set_value(("components", "mooncake-npu", "package"), "mooncake-transfer-engine"),
+     "components.mooncake-npu", "ascend-direct-npu-only", "mooncake-npu:"),
+    ("rule-external-modules-missing", substitute("      VERL_USE_EXTERNAL_MODULES: verl_cpu_platform\n", "      OTHER: x\n"),
      "images.cpu.env", "must set VERL_USE_EXTERNAL_MODULES", "env:"),
-    ("rule-url-version", "vllm-0.23.0.tar.gz", "vllm-0.22.0.tar.gz", "components.vllm.url", "url-names-version",
-     "vllm-0.22.0.tar.gz"),
-    ("rule-vllm-line", "    tag: v0.23.0\n", "    tag: v0.22.1\n", "components.vllm-ascend", "vllm-ascend-matches-vllm",
-     "vllm-ascend:"),
+    ("rule-url-version", substitute(f"vllm-{M.components['vllm'].version}.tar.gz", "vllm-0.0.1.tar.gz"),
+     "components.vllm.url", "url-names-version", "vllm-0.0.1.tar.gz"),
+    ("rule-vllm-line", set_value(("components", "vllm-ascend", "version"), other_minor(M.components["vllm-ascend"].version)),
+     "components.vllm-ascend", "vllm-ascend-matches-vllm", "vllm-ascend:"),
+    ("rule-vllm-ascend-source-soc", delete(("components", "vllm-ascend-source", "build", "soc_env")),
+     "components.vllm-ascend-source.build", "vllm-ascend-source-soc", "build:"),
+    ("rule-npu-base-env", delete(("components", "cann-9.1.0-a3", "env_scripts")), "components.cann-9.1.0-a3",
+     "npu-base-env", "cann-9.1.0-a3:"),
+    ("rule-alternative-fit", set_value(("components", "mooncake-npu-source", "alternative_to"), "vllm-ascend"),
+     "components.mooncake-npu-source.alternative_to", "alternatives-fit", "alternative_to:"),
 ]
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c[0] for c in CASES])
 def test_bad_input_exits_2_with_one_line(repo_copy, case):
-    _, old, new, key, words, line_text = case
+    _, change, key, words, line_text = case
     pins = repo_copy / "pins.yaml"
-    text = pins.read_text()
-    assert old in text, f"fixture text not in pins.yaml: {old!r}"
-    pins.write_text(text.replace(old, new, 1))
+    pins.write_text("".join(change(list(LINES))))
     before = tree_snapshot(repo_copy / "images")
 
     result = run_build("render", root=repo_copy)
 
-    assert result.returncode == 2, result.stderr
+    assert result.returncode == 2, result.stdout + result.stderr
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1, f"expected one line, got:\n{result.stderr}"
     assert "Traceback" not in result.stderr
@@ -97,9 +184,11 @@ def test_bad_input_exits_2_with_one_line(repo_copy, case):
 
 def test_rule_message_names_both_pins(repo_copy):
     pins = repo_copy / "pins.yaml"
-    pins.write_text(pins.read_text().replace(TORCH, TORCH.replace("2.13.0", "2.14.0"), 1))
+    moved = other_minor(TORCH.version)
+    pins.write_text("".join(set_value(("components", "torch", "version"), moved)(list(LINES))))
     message = run_build("validate", root=repo_copy).stderr
-    assert "torch_npu 2.13.0 (pins.yaml:" in message and "torch 2.14.0 (pins.yaml:" in message, message
+    assert f"torch_npu {M.components['torch_npu'].version} (pins.yaml:" in message and \
+        f"torch {moved} (pins.yaml:" in message, message
 
 
 def test_missing_file_is_a_clear_error(tmp_path):

@@ -1,18 +1,23 @@
-"""The CLI surface: help on every command, list/show/validate, lint, and engine-less errors."""
+"""The CLI surface: help on every command, list/show/validate, lint, engine-less errors, and the
+build inputs that make the content tag."""
 
+import ast
 import json
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
-from verlimage import context, engine
-from verlimage.cli import COMMANDS, _load_commands
+from image_pipeline.build import engine, inputs
+from image_pipeline.cli import COMMANDS, _load_commands
+from image_pipeline.render import dockerfile
 
-from conftest import REPO, run_build
+from conftest import REPO, edit, manifest, run_build
 
 _load_commands()
+M = manifest()
 
 
 @pytest.mark.parametrize("name", [c[0] for c in COMMANDS])
@@ -24,11 +29,11 @@ def test_every_command_has_help(name):
 def test_validate_list_and_show():
     assert run_build("validate").stdout.startswith("pins.yaml: ok (")
     listing = run_build("list").stdout.splitlines()
-    assert listing[0].split() == ["IMAGE", "DEVICE", "RUNNER", "TAG"]
-    assert any(line.startswith("cpu *") and "verl-ascend:cpu-py3.11-torch2.13.0" in line for line in listing)
-    assert any("verl-ascend:cann9.1.0-a3-py3.11-torch2.13.0" in line for line in listing)
+    assert listing[0].split() == ["IMAGE", "DEVICE", "PLATFORMS", "RUNNER", "TAG"]
+    default = M.default_image
+    assert any(line.startswith(f"{default.name} *") and f"{M.repository}:{default.human_tag}" in line for line in listing)
     shown = run_build("show", "npu-a3").stdout
-    assert "torch_npu     torch_npu" in shown and "env VERL_USE_EXTERNAL_MODULES='mindspeed.megatron_adaptor'" in shown
+    assert "torch_npu" in shown and f"env VERL_USE_EXTERNAL_MODULES={M.images['npu-a3'].env['VERL_USE_EXTERNAL_MODULES']!r}" in shown
     as_json = json.loads(run_build("show", "cpu", "--json").stdout)
     assert as_json == json.loads((REPO / "images/cpu/pins.json").read_text())
     unknown = run_build("show", "npu-a9")
@@ -38,12 +43,13 @@ def test_validate_list_and_show():
 def test_rendered_dockerfiles_pass_hadolint():
     result = run_build("lint")
     assert result.returncode == 0, result.stdout
-    assert result.stdout.count(": ok") == 3
+    dockerfiles = len(list((REPO / "images").glob("*/Dockerfile*")))
+    assert result.stdout.count(": ok") == dockerfiles
 
 
 def test_hadolint_config_gives_a_reason_for_every_ignored_rule():
     lines = (REPO / ".hadolint.yaml").read_text().splitlines()
-    rules = [i for i, line in enumerate(lines) if line.strip().startswith("- DL") or line.strip().startswith("- SC")]
+    rules = [i for i, line in enumerate(lines) if line.strip().startswith(("- DL", "- SC"))]
     assert rules
     for index in rules:
         assert lines[index - 1].strip().startswith("# ") and len(lines[index - 1].strip()) > 12, lines[index]
@@ -51,7 +57,7 @@ def test_hadolint_config_gives_a_reason_for_every_ignored_rule():
 
 def test_hadolint_fails_on_a_bad_dockerfile(repo_copy):
     path = repo_copy / "images/cpu/Dockerfile"
-    path.write_text(path.read_text().replace('RUN pip install "torch==', 'RUN sudo pip install "torch=='))
+    path.write_text(path.read_text().replace("RUN python3 -m venv", "RUN sudo python3 -m venv"))
     result = run_build("lint", root=repo_copy)
     assert result.returncode == 1 and "images/cpu/Dockerfile: FAILED" in result.stdout and "DL3004" in result.stdout
 
@@ -64,26 +70,69 @@ def test_no_engine_is_one_line_that_says_how_to_get_one():
     assert failed.stderr.strip() == f"error: {engine.HOW_TO_GET_ONE}"
 
 
-def test_context_hash_covers_what_goes_into_the_build(tmp_path):
-    (tmp_path / "a").mkdir()
-    (tmp_path / "a/file").write_text("one")
-    first = context.content_hash(tmp_path, {"base": "x"})
-    assert first == context.content_hash(tmp_path, {"base": "x"})
-    assert first != context.content_hash(tmp_path, {"base": "y"})
-    (tmp_path / "a/file").write_text("two")
-    second = context.content_hash(tmp_path, {"base": "x"})
-    assert second != first
-    (tmp_path / "netprofile").mkdir()
-    (tmp_path / "netprofile/pip.conf").write_text("index-url = https://user:token@host/simple")
-    assert context.content_hash(tmp_path, {"base": "x"}) == second  # credentials do not change the tag
+def _inputs(root, platform="linux/amd64"):
+    from image_pipeline.manifest import load_manifest
+
+    m = load_manifest(root / "pins.yaml")
+    image = m.default_image
+    rendered = dockerfile.render_image(dockerfile.environment(root / "templates"), m, image)
+    return inputs.build_inputs(root, image, platform, rendered, root)
 
 
-def test_npu_network_profile_stays_in_the_build_stage():
-    text = (REPO / "images/npu-a3/Dockerfile").read_text()
-    final = text.split("-- final image", 1)[1]
-    build = text.split("AS build", 1)[1].split("-- final image", 1)[0]
-    assert "COPY netprofile/ /tmp/netprofile/" in build
-    assert "netprofile" not in final and "PIP_CONFIG_FILE" not in final
-    args = [line for line in text.splitlines() if line.startswith("ARG ")]
-    assert args == ["ARG BASE_IMAGE=quay.io/ascend/cann:9.1.0-a3-ubuntu22.04-py3.11", "ARG APT_MIRROR="]
-    assert "netprofile" not in (REPO / "images/cpu/Dockerfile").read_text()
+@pytest.fixture
+def code_copy(repo_copy):
+    (repo_copy / "image_pipeline").mkdir()
+    for module in inputs.ASSEMBLY_CODE:
+        target = repo_copy / module
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes((REPO / module).read_bytes())
+    return repo_copy
+
+
+@pytest.mark.parametrize("kind,change", [
+    ("Dockerfile", lambda r: edit(r / "templates/Dockerfile.j2", "WORKDIR /workspace", "WORKDIR /work")),
+    ("Dockerfile+pins.json", lambda r: edit(r / "pins.yaml", "      VERL_USE_EXTERNAL_MODULES: verl_cpu_platform",
+                                 "      VERL_USE_EXTERNAL_MODULES: verl_cpu_platform,json")),
+    ("lock", lambda r: edit(r / "images/cpu/pylock.linux-amd64.toml", "\n[[packages]]", "\n\n[[packages]]")),
+    ("tree:installer", lambda r: edit(r / "installer/install_tier.py", "import json", "import json  # x")),
+    ("tree:payload", lambda r: edit(r / "payload/bin/entrypoint", "exec", "exec ")),
+    ("tree:smoke_tests", lambda r: edit(r / "smoke_tests/train.py", "LR = ", "LR  = ")),
+    ("patch:mbridge-dequant-device", lambda r: edit(r / "patches/mbridge-dequant-device.diff", "\n", "\n\n")),
+    ("code:image_pipeline/build/context.py", lambda r: edit(r / "image_pipeline/build/context.py", "import json",
+                                                           "import json  # x")),
+])
+def test_every_kind_of_build_input_changes_the_content_hash(code_copy, kind, change):
+    before = _inputs(code_copy)
+    change(code_copy)
+    after = _inputs(code_copy)
+    assert sorted(k for k in after if after[k] != before[k]) == sorted(kind.split("+"))
+    assert inputs.content_hash(after, "base", {}) != inputs.content_hash(before, "base", {})
+
+
+def test_the_content_hash_covers_base_platform_and_build_args(code_copy):
+    found = _inputs(code_copy)
+    assert _inputs(code_copy, "linux/arm64") != found  # another platform, another lock
+    one = inputs.content_hash(found, "sha256:a", {})
+    assert one == inputs.content_hash(found, "sha256:a", {})
+    assert one != inputs.content_hash(found, "sha256:b", {})
+    assert one != inputs.content_hash(found, "sha256:a", {"APT_MIRROR": "http://m/debian"})
+
+
+def test_no_module_imports_the_command_line_layer_and_imports_form_no_circle():
+    """manifest -> lock -> render -> build -> smoke -> publish -> review -> cli, nothing upwards."""
+    order = ["errors", "paths", "tables", "files", "network", "manifest", "lock", "render", "build", "smoke",
+             "publish", "review", "cli"]
+    package = REPO / "image_pipeline"
+    for path in package.rglob("*.py"):
+        layer = path.relative_to(package).parts[0].removesuffix(".py")
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom) and node.level:
+                parts = Path(path.relative_to(package)).parts
+                base = list(parts[:-1])[:len(parts) - 1 - (node.level - 1)] if node.level > 1 else list(parts[:-1])
+                target = (base + (node.module.split(".") if node.module else []))
+                target_layer = target[0].removesuffix(".py") if target else layer
+                if target_layer in order and layer in order:
+                    assert order.index(target_layer) <= order.index(layer), f"{path}: imports {'.'.join(target)}"
+            if isinstance(node, (ast.Import, ast.ImportFrom)):
+                names = [a.name for a in node.names] if isinstance(node, ast.Import) else [node.module or ""]
+                assert not any(n.startswith("smoke_tests") for n in names), f"{path} imports the in-image suite"

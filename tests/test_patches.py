@@ -12,13 +12,13 @@ from pathlib import Path
 
 import pytest
 
-from verlimage import wheelhouse
-from verlimage.errors import UserError
-from verlimage.manifest import Component, load_manifest
-from verlimage.paths import PAYLOAD_DIR
+from image_pipeline.errors import UserError
+from image_pipeline.lock import artifacts
+from image_pipeline.manifest import load_manifest
 
 from conftest import REPO, run_build
 
+PAYLOAD_DIR = REPO / "payload"
 sys.path.insert(0, str(PAYLOAD_DIR / "python"))
 from verl_image import patching, runtime_patch  # noqa: E402
 
@@ -32,7 +32,7 @@ def mbridge_site(tmp_path_factory):
     """The pinned mbridge release, unpacked as a site-packages directory."""
     dest = tmp_path_factory.mktemp("wheel")
     subprocess.run([sys.executable, "-m", "pip", "download", "--no-deps", "--dest", str(dest),
-                    f"mbridge=={MANIFEST.images['cpu'].stack['bridge'].version}"], check=True, capture_output=True)
+                    f"mbridge=={MANIFEST.default_image.role('bridge').version}"], check=True, capture_output=True)
     site = tmp_path_factory.mktemp("site")
     with zipfile.ZipFile(next(dest.glob("*.whl"))) as archive:
         archive.extractall(site)
@@ -106,7 +106,8 @@ def test_an_upstream_that_contains_the_fix_makes_the_patch_obsolete(site, tmp_pa
 def test_patch_check_against_the_pinned_release():
     result = run_build("patch-check")
     assert result.returncode == 0, result.stdout + result.stderr
-    assert "mbridge-dequant-device (mbridge-0.15.1-py3-none-any.whl): ok" in result.stdout
+    version = MANIFEST.default_image.role("bridge").version
+    assert f"mbridge-dequant-device (mbridge-{version}-py3-none-any.whl): ok" in result.stdout
 
 
 def test_a_diff_that_does_not_match_is_refused():
@@ -115,7 +116,7 @@ def test_a_diff_that_does_not_match_is_refused():
 
 
 def test_no_rendered_dockerfile_edits_third_party_files():
-    for dockerfile in (REPO / "images").glob("*/Dockerfile"):
+    for dockerfile in (REPO / "images").glob("*/Dockerfile*"):
         for line in dockerfile.read_text().splitlines():
             if "sed " in line:
                 assert "/etc/apt/sources.list" in line or "APT_MIRROR" in line, f"{dockerfile}: {line}"
@@ -181,14 +182,13 @@ def test_a_commit_that_is_not_on_the_branch_fails(upstream, tmp_path):
 def test_a_download_with_the_wrong_sha256_is_refused(tmp_path):
     artifact = tmp_path / "thing-1.0.tar.gz"
     artifact.write_bytes(b"payload")
-    comp = Component(name="thing", source="url", keypath=("components", "thing"), version="1.0",
-                     url=f"file://{artifact}", sha256="0" * 64)
     with pytest.raises(UserError) as failure:
-        wheelhouse._download(comp, tmp_path / "cache" / artifact.name)
+        artifacts.fetch_url(f"file://{artifact}", "0" * 64, tmp_path / "cache")
     message = str(failure.value)
-    assert message.startswith("components.thing.sha256: sha256 mismatch")
-    assert patching.sha256(b"payload") in message
-    assert not (tmp_path / "cache" / artifact.name).exists()
+    assert "download of file://" in message and f"sha256 {patching.sha256(b'payload')}, expected {'0' * 64}" in message
+    assert not list((tmp_path / "cache").rglob("thing-1.0.tar.gz"))
+    good = artifacts.fetch_url(f"file://{artifact}", patching.sha256(b"payload"), tmp_path / "cache")
+    assert good.read_bytes() == b"payload"
 
 
 # ---------------------------------------------------------------- runtime patches

@@ -1,34 +1,32 @@
-"""Trainer -> rollout weight sync, the heart of verl's RL loop, over two backends.
+"""Trainer -> rollout weight sync through verl's own checkpoint engines.
 
-  collective: the backend verl calls `nccl` (HCCL on NPU, NCCL on CUDA, gloo on CPU),
-              bucketed broadcast with double buffers on both sides.
-  mooncake:   Mooncake TransferEngine (P2PHANDSHAKE; ascend_direct on NPU, tcp elsewhere),
-              the rollout reads each bucket and writes a completion marker into the
-              trainer's slot for that buffer; the trainer may only reuse a buffer after
-              consuming its marker, and drains both slots at the end of every version.
+  collective  verl.checkpoint_engine's collective engine ("nccl"): HCCLCheckpointEngine on
+              Ascend; on the CPU stand-in the same class with verl_image.cpu_standin's patches
+              (a mock torch.npu, CPU buffers, gloo under PyHccl's calls)
+  mooncake    MooncakeCheckpointEngine: ascend_direct on NPU, TCP on the CPU stand-in
 
-Several consecutive weight versions are sent; the rollout recomputes what it should have
-received and compares every tensor bit for bit after the cast to the rollout dtype.
+The harness plays verl's CheckpointEngineManager over a TCPStore (prepare -> build_topology ->
+init_process_group -> send/receive -> finalize, once per weight version), so verl's bucketing,
+double buffering and completion slots are what runs. The trainer sends checksums of what it
+handed the engine (cast to the rollout dtype on the device, as verl does); the rollout checks
+every tensor it received against them, bit for bit.
 """
 
 from dataclasses import asdict, dataclass, field
 
-from ..config import SYNC_DEFAULTS
+BACKENDS = {"collective": "nccl", "mooncake": "mooncake"}  # our name -> verl's registry name
 
 
 @dataclass
 class SyncConfig:
-    backend: str = "nccl"  # nccl (collective) | mooncake
+    backend: str = "collective"  # collective | mooncake
     versions: int = 3
-    bucket_bytes: int = SYNC_DEFAULTS.bucket_bytes
-    rollout_dtype: str = SYNC_DEFAULTS.rollout_dtype
-    group_name: str = SYNC_DEFAULTS.group_name
-    rebuild_group: bool = SYNC_DEFAULTS.rebuild_group
+    bucket_bytes: int = 256 << 10
     payload: str = "model"  # model | synthetic:<MiB>
-    drain_slots: bool = True  # False reproduces verl's bug: slots left unconsumed across versions
-    reader_delay_s: float = 0.0  # rollout sleeps before each read: the adversarial timing for slots
-    corrupt: tuple = ()  # (version, bucket): flip one received byte, to prove the comparison bites
-    timeout_s: float = 120.0
+    reader_delay_s: float = 0.0  # the rollout starts reading each version late: stale completion slots show
+    faults: tuple = ()
+    rollout_dtype: str = "bfloat16"
+    timeout_s: float = 240.0
 
     def as_dict(self):
         return asdict(self)
@@ -38,10 +36,10 @@ class SyncConfig:
 class SyncReport:
     ok: bool
     backend: str
-    resolved: str = ""
+    engine: str = ""
     versions: int = 0
-    buckets_per_version: int = 0
     tensors: int = 0
+    buckets: int = 0
     bytes_per_version: int = 0
     seconds: float = 0.0
     mismatches: list = field(default_factory=list)
@@ -55,5 +53,5 @@ class SyncReport:
         if self.error:
             return f"{self.backend}: ERROR {self.error}"
         state = "bitwise equal" if self.ok else f"{len(self.mismatches)} MISMATCH(ES): {self.mismatches[0]}"
-        return (f"{self.backend} ({self.resolved}): {self.versions} versions x {self.buckets_per_version} buckets, "
-                f"{self.tensors} tensors, {self.gbps:.2f} GB/s, {state}")
+        return (f"{self.backend} ({self.engine}): {self.versions} versions of {self.tensors} tensors in "
+                f"{self.buckets} buckets, {self.gbps:.3f} GB/s, {state}")

@@ -1,36 +1,51 @@
-"""Run a sync between a trainer and a rollout process and check every byte.
+"""Run verl's checkpoint engines between a trainer (rank 0) and a rollout (rank 1) and check every byte.
 
-Local mode spawns both processes here (the parent hosts the rendezvous store);
-cross-container mode runs one role per container (`python -m smoke_tests.sync --role`).
+verl's CheckpointEngineManager drives the engines through Ray; here each rank follows the same
+sequence per weight version, coordinated through a TCPStore (no Ray cluster): prepare ->
+build_topology -> init_process_group -> send_weights | receive_weights -> finalize (after both
+ranks are done). Local mode spawns both ranks in this container; cross-container mode runs one
+rank per container (`python -m smoke_tests.sync --role ...`).
 """
 
 from __future__ import annotations
 
+import asyncio
+import hashlib
 import json
+import multiprocessing
 import os
+import pickle
 import time
 import traceback
 from datetime import timedelta
 
-from . import SyncConfig, SyncReport, buckets, collective, mooncake_sync
+from . import SyncConfig, SyncReport
 from .. import tinymodel
 
-STORE_TIMEOUT = timedelta(seconds=120)
+STORE_TIMEOUT = timedelta(seconds=300)
+CORRUPTED_BYTE = 0x5A
 
 
-def weights(cfg: SyncConfig, version: int) -> dict:
-    """The trainer's weights at `version`, cast to the rollout dtype (what must arrive)."""
+def trainer_weights(cfg: SyncConfig, version: int, device: str) -> list:
+    """The trainer's master weights (fp32, on the device) at `version`; every tensor changes each version."""
     import torch
 
-    dtype = getattr(torch, cfg.rollout_dtype)
     if cfg.payload == "model":
-        return {name: t.to(dtype) for name, t in tinymodel.weights_for_version(version).items()}
+        state = tinymodel.build(seed=0).state_dict()
+        generator = torch.Generator().manual_seed(1000 + version)
+        return [(name, (t + 0.02 * torch.randn(t.shape, generator=generator)).contiguous().to(device))
+                for name, t in state.items()]
     mib = int(cfg.payload.split(":", 1)[1])
-    generator = torch.Generator().manual_seed(version)
-    chunk = 16 << 20
-    count = max(1, (mib << 20) // chunk)
-    return {f"synthetic.{i}": torch.randn(chunk // dtype.itemsize, generator=generator).to(dtype)
-            for i in range(count)}
+    chunk = 16 << 20  # bytes of the rollout dtype per tensor
+    generator = torch.Generator().manual_seed(2000 + version)
+    return [(f"synthetic.{i}", torch.randn(chunk // 2, generator=generator).to(device))
+            for i in range(max(1, (mib << 20) // chunk))]
+
+
+def checksum(tensor) -> str:
+    import torch
+
+    return hashlib.sha256(tensor.detach().contiguous().cpu().reshape(-1).view(torch.uint8).numpy().tobytes()).hexdigest()
 
 
 def connect(host: str, port: int, master: bool):
@@ -39,143 +54,192 @@ def connect(host: str, port: int, master: bool):
     return dist.TCPStore(host, port, is_master=master, timeout=STORE_TIMEOUT, wait_for_workers=False)
 
 
-def trainer(cfg: SyncConfig, store, own_host: str) -> None:
-    """own_host: the address the rollout reaches this process at (Mooncake's session id)."""
-    from ..device import pick, set_local_device
-
-    device = pick()
-    set_local_device(device, 0)
-    endpoint = None
-    if cfg.backend == "mooncake":
-        endpoint = mooncake_sync.Endpoint(cfg, device, own_host)
-        store.set("mc/trainer-session", endpoint.session)
-    for version in range(cfg.versions):
-        tensors = {k: v.to(device.torch_device) for k, v in weights(cfg, version).items()}
-        plan = buckets.plan(tensors, cfg.bucket_bytes)
-        if cfg.backend == "mooncake":
-            mooncake_sync.send(store, cfg, endpoint, device, version, tensors, plan)
-        else:
-            collective.send(store, cfg, device, version, tensors, plan)
-    store.wait(["rollout/done"])
+def _exchange(store, key: str, rank: int, world: int, value) -> list:
+    store.set(f"{key}/{rank}", pickle.dumps(value))
+    return [pickle.loads(store.get(f"{key}/{i}")) for i in range(world)]
 
 
-def rollout(cfg: SyncConfig, store, own_host: str) -> SyncReport:
-    from ..device import pick, resolve_backend, set_local_device
-
-    device = pick()
-    set_local_device(device, 1)
-    resolved = (f"{device.mooncake_protocol}" if cfg.backend == "mooncake"
-                else resolve_backend(cfg.backend, device))
-    report = SyncReport(ok=True, backend=cfg.backend, resolved=resolved, versions=cfg.versions)
-    endpoint, session = None, None
-    if cfg.backend == "mooncake":
-        endpoint = mooncake_sync.Endpoint(cfg, device, own_host)
-        session = store.get("mc/trainer-session").decode()
-    for version in range(cfg.versions):
-        received = {}
-
-        def on_bucket(index, layout, view, version=version):
-            if tuple(cfg.corrupt) == (version, index):
-                view[len(view) // 2] ^= 0x5A  # fault injection: one flipped byte in transit
-            received.update(buckets.unpack(layout, view))
-            report.buckets_per_version = max(report.buckets_per_version, index + 1)
-
-        if cfg.backend == "mooncake":
-            report.seconds += mooncake_sync.receive(store, cfg, endpoint, device, version, session, on_bucket)
-        else:
-            report.seconds += collective.receive(store, cfg, device, version, on_bucket)
-        expected = weights(cfg, version)
-        report.mismatches += compare(version, expected, received)
-        report.tensors = len(expected)
-        report.bytes_per_version = sum(t.numel() * t.element_size() for t in expected.values())
-    report.ok = not report.mismatches
-    store.set("rollout/done", "1")
-    return report
+def _barrier(store, key: str, world: int, timeout_s: float) -> None:
+    store.add(key, 1)
+    deadline = time.monotonic() + timeout_s
+    while store.add(key, 0) < world:
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"barrier {key}: the other rank never arrived")
+        time.sleep(0.01)
 
 
-def compare(version: int, expected: dict, received: dict) -> list:
-    """Bitwise comparison; one line per tensor that differs or is missing."""
+def _no_slot_drain(engine, exhausted: dict) -> None:
+    """Fault: skip the completion-slot drain verl 0.9.1 added at the end of send_weights (0.9.0's bug).
+
+    After the last weight is produced, send_weights waits on the last bucket's slot, then drains
+    the other one; the second of those waits returns at once, leaving that slot's marker set."""
+    wait = engine.wait_for_complete
+    calls = {"after_last": 0}
+
+    async def wait_for_complete(buf):
+        if exhausted["done"]:
+            calls["after_last"] += 1
+            if calls["after_last"] == 2:
+                return None
+        return await wait(buf)
+
+    engine.wait_for_complete = wait_for_complete
+    exhausted["reset"] = lambda: calls.update(after_last=0)
+
+
+async def _send(engine, cfg, weights, device, rollout_dtype, fault_state):
+    """Hand verl the trainer's weights; the collective engine expects them cast already (on the
+    device, as verl's actor does), the Mooncake engine casts them itself."""
+    fault_state["done"] = False
+    if "reset" in fault_state:
+        fault_state["reset"]()
+
+    def produce():
+        for name, weight in weights:
+            yield name, (weight.to(rollout_dtype) if cfg.backend == "collective" else weight)
+        fault_state["done"] = True
+
+    await engine.send_weights(produce())
+
+
+async def _receive(engine, cfg, version) -> dict:
     import torch
 
+    got = {}
+    stream = engine.receive_weights()
+    if cfg.reader_delay_s:
+        await asyncio.sleep(cfg.reader_delay_s)  # a rollout slow to start reading each version
+    async for name, tensor in stream:
+        got[name] = tensor.clone()  # the rollout's copy, taken when verl hands the tensor over
+    if "corrupt-byte" in cfg.faults and got and version == 1:
+        first = next(iter(got))
+        flat = got[first].reshape(-1).view(torch.uint8)
+        flat[flat.numel() // 2] ^= CORRUPTED_BYTE  # one flipped byte in transit
+    return got
+
+
+def run_rank(cfg: SyncConfig, rank: int, store, device_kind: str, loopback: bool) -> SyncReport | None:
+    """One rank of a sync; the rollout (rank 1) returns the report, the trainer None."""
+    import torch
+
+    from ..device import for_pins
+    from .adapt import engine_class, prepare_engines
+
+    os.environ["RANK"] = str(rank)
+    prepare_engines(device_kind, loopback=loopback)
+    device = for_pins({"device": device_kind})
+    rollout_dtype = getattr(torch, cfg.rollout_dtype)
+    cls = engine_class(cfg.backend)
+    kwargs = {"bucket_size": cfg.bucket_bytes, "is_master": rank == 0, "rollout_dtype": rollout_dtype}
+    if cfg.backend == "mooncake":
+        kwargs["device"] = device.torch_device
+    engine = cls(**kwargs)
+    fault_state = {"done": False}
+    if rank == 0 and cfg.backend == "mooncake" and "no-slot-drain" in cfg.faults:
+        _no_slot_drain(engine, fault_state)
+    import verl
+
+    report = SyncReport(ok=True, backend=cfg.backend, engine=f"verl {verl.__version__} {cls.__name__}",
+                        versions=cfg.versions)
+    for version in range(1, cfg.versions + 1):
+        metas = _exchange(store, f"v{version}/meta", rank, 2, engine.prepare())
+        trainer_kwargs, rollout_kwargs = cls.build_topology(1, 1, metas)
+        mine = trainer_kwargs if rank == 0 else rollout_kwargs
+        engine.init_process_group(**{key: values[0] for key, values in mine.items()})
+        if rank == 0:
+            weights = trainer_weights(cfg, version, device.torch_device)
+            sums = {name: checksum(w.to(rollout_dtype)) for name, w in weights}
+            store.set(f"v{version}/sums", json.dumps(sums))
+            asyncio.run(asyncio.wait_for(_send(engine, cfg, weights, device, rollout_dtype, fault_state),
+                                         cfg.timeout_s))
+        else:
+            started = time.monotonic()
+            got = asyncio.run(asyncio.wait_for(_receive(engine, cfg, version), cfg.timeout_s))
+            report.seconds += time.monotonic() - started - cfg.reader_delay_s
+            sums = json.loads(store.get(f"v{version}/sums"))
+            report.mismatches += compare(version, sums, got)
+            report.tensors = len(sums)
+            report.bytes_per_version = sum(t.numel() * t.element_size() for t in got.values())
+        _barrier(store, f"v{version}/done", 2, cfg.timeout_s)
+        engine.finalize()
+    report.ok = not report.mismatches
+    report.buckets = buckets_of(cfg, rollout_dtype)
+    return report if rank == 1 else None
+
+
+def buckets_of(cfg: SyncConfig, dtype) -> int:
+    """How many buckets a version takes (verl's rule: a new bucket when the next tensor does not fit)."""
+    sizes = [w.numel() * dtype.itemsize for _, w in trainer_weights(cfg, 1, "cpu")]
+    count, used = 1, 0
+    for size in sizes:
+        if used + size > cfg.bucket_bytes and used:
+            count, used = count + 1, 0
+        used += min(size, cfg.bucket_bytes)
+    return count
+
+
+def compare(version: int, sums: dict, got: dict) -> list:
     problems = []
-    for name, want in expected.items():
-        got = received.get(name)
-        if got is None:
+    for name, want in sums.items():
+        if name not in got:
             problems.append(f"v{version} {name}: missing")
-            continue
-        a = want.detach().cpu().reshape(-1).view(torch.uint8)
-        b = got.detach().cpu().reshape(-1).view(torch.uint8)
-        if a.shape != b.shape:
-            problems.append(f"v{version} {name}: {b.numel()} bytes, expected {a.numel()}")
-            continue
-        differ = (a != b).nonzero()
-        if differ.numel():
-            problems.append(f"v{version} {name}: {differ.numel()} of {a.numel()} bytes differ "
-                            f"(first at byte {int(differ[0])})")
-    for name in received.keys() - expected.keys():
-        problems.append(f"v{version} {name}: unexpected tensor")
+        elif checksum(got[name]) != want:
+            problems.append(f"v{version} {name}: bytes differ from what the trainer sent (sha256)")
+    problems += [f"v{version} {name}: unexpected tensor" for name in got.keys() - sums.keys()]
     return problems
 
 
-def _role_main(role: str, cfg_dict: dict, host: str, port: int, queue) -> None:
+def _rank_process(cfg_dict, rank, port, device_kind, queue) -> None:
     os.environ.setdefault("GLOO_SOCKET_IFNAME", "lo")
-    os.environ.setdefault("MC_LOG_LEVEL", "ERROR")
-    cfg = SyncConfig(**cfg_dict)
     try:
-        store = connect(host, port, master=False)
-        if role == "trainer":
-            trainer(cfg, store, host)
-            queue.put((role, None))
-        else:
-            queue.put((role, rollout(cfg, store, host).__dict__))
+        store = connect("127.0.0.1", port, master=False)
+        report = run_rank(SyncConfig(**cfg_dict), rank, store, device_kind, loopback=True)
+        queue.put((rank, report.__dict__ if report else None))
     except Exception as exc:  # reported to the parent as a failed sync, with the cause
-        queue.put((role, {"error": f"{type(exc).__name__}: {exc}", "trace": traceback.format_exc()}))
+        queue.put((rank, {"error": f"{type(exc).__name__}: {exc}", "trace": traceback.format_exc()}))
 
 
-def run_local(cfg: SyncConfig) -> SyncReport:
-    """Spawn trainer and rollout on this host and return the rollout's report."""
-    import multiprocessing
+def run_local(cfg: SyncConfig, device_kind: str) -> SyncReport:
+    """Spawn trainer and rollout in this container (children apply the runtime patches too)."""
+    from verl_image import runtime_patch
 
-    os.environ.setdefault("GLOO_SOCKET_IFNAME", "lo")
+    from .adapt import prepare_engines
+
+    prepare_engines(device_kind, require_device=False)  # registers the CPU stand-in for the children
     context = multiprocessing.get_context("spawn")
     store = connect("127.0.0.1", 0, master=True)
     queue = context.Queue()
-    processes = [context.Process(target=_role_main, args=(role, cfg.as_dict(), "127.0.0.1", store.port, queue))
-                 for role in ("trainer", "rollout")]
+    processes = [runtime_patch.spawn(context, _rank_process, (cfg.as_dict(), rank, store.port, device_kind, queue))
+                 for rank in (0, 1)]
     for process in processes:
         process.start()
-    results, deadline = {}, time.monotonic() + cfg.timeout_s
+    results, deadline = {}, time.monotonic() + cfg.timeout_s * cfg.versions + 120
     try:
         while len(results) < 2 and time.monotonic() < deadline:
             try:
-                role, value = queue.get(timeout=1)
+                rank, value = queue.get(timeout=1)
             except Exception:
                 if not all(p.is_alive() for p in processes) and queue.empty():
                     break
                 continue
-            results[role] = value
+            results[rank] = value
             if isinstance(value, dict) and value.get("error"):
                 break
     finally:
         for process in processes:
-            process.join(timeout=5)
+            process.join(timeout=10)
             if process.is_alive():
                 process.kill()
     return _report(cfg, results)
 
 
 def _report(cfg: SyncConfig, results: dict) -> SyncReport:
-    for role in ("trainer", "rollout"):
-        value = results.get(role)
+    for rank, role in ((0, "trainer"), (1, "rollout")):
+        value = results.get(rank)
         if isinstance(value, dict) and value.get("error"):
+            print(value.get("trace", ""), flush=True)
             return SyncReport(ok=False, backend=cfg.backend, error=f"{role}: {value['error']}")
-    value = results.get("rollout")
-    if value is None:
-        missing = [r for r in ("trainer", "rollout") if r not in results]
-        return SyncReport(ok=False, backend=cfg.backend, error=f"{', '.join(missing)} did not finish "
-                                                               f"within {cfg.timeout_s:.0f} s")
-    return SyncReport(**value)
-
-
-def report_json(report: SyncReport) -> str:
-    return json.dumps({**report.__dict__, "gbps": report.gbps})
+    if not isinstance(results.get(1), dict):
+        missing = [role for rank, role in ((0, "trainer"), (1, "rollout")) if rank not in results]
+        return SyncReport(ok=False, backend=cfg.backend, error=f"{', '.join(missing) or 'rollout'} did not finish")
+    return SyncReport(**results[1])

@@ -14,6 +14,18 @@ import torch
 from verl.plugin.platform import PlatformBase, PlatformRegistry
 
 
+def _device_module() -> ModuleType:
+    """torch.cpu plus the one call verl's engines make that it lacks (empty_cache)."""
+    module = ModuleType("verl_cpu_platform.device", "torch.cpu as verl's device module")
+    for name in ("current_device", "device_count", "is_available", "set_device", "synchronize"):
+        setattr(module, name, getattr(torch.cpu, name))
+    module.empty_cache = lambda: None
+    return module
+
+
+DEVICE_MODULE = _device_module()
+
+
 @PlatformRegistry.register(platform="cpu")
 class PlatformCPU(PlatformBase):
     @property
@@ -26,7 +38,7 @@ class PlatformCPU(PlatformBase):
 
     @property
     def device_module(self) -> ModuleType:
-        return torch.cpu
+        return DEVICE_MODULE
 
     def is_available(self) -> bool:
         return True

@@ -1,0 +1,1 @@
+"""From a lock and the repository to a smoke-tested, promoted image on a real Docker Engine."""

@@ -1,0 +1,100 @@
+"""Assemble the build context of one image for one platform.
+
+Layout (the rendered Dockerfile bind-mounts these names):
+  Dockerfile, pins.json        rendered in memory (equal to images/<name>/, checked before)
+  installer/                   install_tier.py, verify.py, check_env.py: run during the build only
+  tiers/<n>-<tier>/            requirements.txt (hash-pinned), files/ (hard links into the cache),
+                               sources.json (pinned sdists, externals), src/<component>/ (git trees)
+  patches/                     the image's diffs + patches.json
+  payload/, smoke_tests/       copied into the image
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from pathlib import Path
+
+from ..lock import lockfile
+from ..paths import INSTALLER, PAYLOAD, SMOKE
+from ..render.dockerfile import needs_builder, tiers_of
+
+IGNORED = ("__pycache__", ".pytest_cache", ".mypy_cache", "*.pyc")
+
+
+def assemble(root: Path, image, platform: str, rendered: dict, house, target: Path) -> Path:
+    if target.exists():
+        shutil.rmtree(target)
+    target.mkdir(parents=True)
+    (target / "Dockerfile").write_text(rendered["Dockerfile"])
+    (target / "pins.json").write_text(rendered["pins.json"])
+    for tree in (INSTALLER, PAYLOAD, SMOKE):
+        shutil.copytree(root / tree, target / tree, ignore=shutil.ignore_patterns(*IGNORED))
+    _patches(root, image, target / "patches")
+    lock = lockfile.read(lockfile.path_for(root, image.name, platform))
+    for tier in tiers_of(image):
+        _tier(image, tier, lock, house, target / "tiers" / tier.slug)
+    return target
+
+
+def _tier(image, tier, lock, house, directory: Path) -> None:
+    (directory / "files").mkdir(parents=True)
+    entries = [e for e in lock.packages if e.tier == tier.name]
+    lines = []
+    for entry in sorted(entries, key=lambda e: e.name):
+        _link(house.files[entry.name], directory / "files" / entry.artifact.name)
+        lines.append(f"{entry.name}=={entry.version} --hash=sha256:{entry.artifact.sha256}")
+    (directory / "requirements.txt").write_text("".join(line + "\n" for line in lines))
+    items = [_item(image, comp, lock, house, directory) for comp in tier.components]
+    items = [item for item in items if item is not None]
+    compiles = any(e.artifact.kind == "sdist" for e in entries) or any(i["kind"] != "index" for i in items)
+    sources = {"items": items, "compile": compiles, "apt_build": list(image.apt_build),
+               "soc_version": image.soc_version}
+    (directory / "sources.json").write_text(json.dumps(sources, indent=1, sort_keys=True) + "\n")
+
+
+def _item(image, comp, lock, house, directory: Path):
+    """How install_tier.py installs a component the lock did not resolve (None: the lock did)."""
+    build = comp.build
+    common = {"component": comp.name, "dist": comp.dist, "env": dict(build.get("env", {})),
+              "soc_env": build.get("soc_env", "")}
+    source = next((b for b in lock.source_builds if b["component"] == comp.name), None)
+    if source:
+        path = house.source_builds[comp.name]
+        _link(path, directory / "files" / path.name)
+        return {**common, "kind": "sdist", "file": path.name, "sha256": source["sha256"]}
+    external = next((x for x in lock.externals if x["component"] == comp.name), None)
+    if external is None:
+        return None
+    if needs_builder(comp):
+        _copy_source(house.externals[comp.name], directory / "src" / comp.name)
+        return {**common, "kind": "built"}
+    if comp.source == "git":
+        _copy_source(house.externals[comp.name], directory / "src" / comp.name)
+        return {**common, "kind": "git"}
+    wheel = house.externals[comp.name]
+    _link(wheel, directory / "files" / wheel.name)
+    return {**common, "kind": "index", "version": external["version"]}
+
+
+def _copy_source(source: Path, target: Path) -> None:
+    shutil.copytree(source, target, symlinks=True, ignore=shutil.ignore_patterns(".verified"))
+
+
+def _patches(root: Path, image, target: Path) -> None:
+    target.mkdir()
+    for patch in image.patches:
+        shutil.copyfile(root / patch.diff, target / Path(patch.diff).name)
+    (target / "patches.json").write_text(json.dumps([p.as_dict() for p in image.patches], indent=1,
+                                                    sort_keys=True) + "\n")
+
+
+def _link(source: Path, target: Path) -> None:
+    """Hard links keep a multi-GB wheelhouse from being copied for every build."""
+    if target.exists():
+        return
+    try:
+        os.link(source, target)
+    except OSError:
+        shutil.copyfile(source, target)

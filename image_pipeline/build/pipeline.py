@@ -1,0 +1,203 @@
+"""`build.py image`: render check -> lock check -> base -> content hash -> wheelhouse -> context
+-> BuildKit candidate -> smoke -> promote, for one image on one platform.
+
+Tags (repository from pins.yaml; <arch> is amd64 or arm64):
+  <name>-<hash>-<arch>-candidate   what was just built; the smoke suite runs against it
+  <name>-<hash>-<arch>             content-addressed: exists => nothing to build
+  <name>-<arch>, <human>-<arch>    moving tags, moved only after the smoke suite passed
+  <name>, <human>                  the same, for a build of this host's own platform
+A failure anywhere (stale render or lock, build, smoke, Ctrl-C) leaves the moving and content
+tags as they were; a lock per image and platform keeps two pipelines from racing on them.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import json
+import os
+import subprocess
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+
+from ..errors import UserError
+from ..lock import check as lock_check
+from ..lock import lockfile
+from ..lock.request import build_request
+from ..lock.resolve import uv_version
+from ..manifest.model import arch_of, platform_slug
+from ..paths import REPO
+from ..render import dockerfile
+from . import base, context, engine, inputs, wheelhouse
+
+CONTENT_LABEL = "org.verl.image.content-hash"
+PLATFORM_LABEL = "org.verl.image.platform"
+
+
+@dataclass(frozen=True)
+class Tags:
+    repository: str
+    name: str
+    short_hash: str
+    human: str
+    arch: str
+    host: bool  # a build of this host's own platform also moves the plain tags
+
+    @property
+    def final(self) -> str:
+        return f"{self.repository}:{self.name}-{self.short_hash}-{self.arch}"
+
+    @property
+    def candidate(self) -> str:
+        return f"{self.final}-candidate"
+
+    @property
+    def moving(self) -> list:
+        tags = [f"{self.repository}:{self.name}-{self.arch}", f"{self.repository}:{self.human}-{self.arch}"]
+        if self.host:
+            tags += [f"{self.repository}:{self.name}", f"{self.repository}:{self.human}"]
+        return tags
+
+
+@dataclass
+class Outcome:
+    tags: Tags
+    image_id: str
+    built: bool
+    promoted: bool
+    smoke: object | None = None
+
+
+@contextlib.contextmanager
+def image_lock(name: str, platform: str, cache: Path):
+    path = cache / "locks" / f"{name}-{platform_slug(platform)}.lock"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path, "a+") as handle:
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            handle.seek(0)
+            holder = handle.read().strip() or "another process"
+            raise UserError(f"another pipeline for {name!r} ({platform}) is running ({holder}); no tag was touched",
+                            file=str(path)) from None
+        handle.seek(0)
+        handle.truncate()
+        handle.write(f"pid {os.getpid()}")
+        handle.flush()
+        try:
+            yield
+        finally:
+            handle.truncate(0)
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+def rendered_files(manifest, image, root: Path, alternative=None) -> dict:
+    """The image's files rendered now; refuse (exit 2) when images/ holds something else."""
+    env = dockerfile.environment(root / "templates")
+    fresh = dockerfile.render_image(env, manifest, image, alternative)
+    stale = [name for name, text in fresh.items()
+             if not (root / "images" / image.name / name).exists()
+             or (root / "images" / image.name / name).read_text() != text]
+    if stale:
+        raise UserError(f"images/{image.name}/{', '.join(stale)} differ from pins.yaml and templates/: run "
+                        f"`make render` and commit, so the image holds what its tags and labels name")
+    suffix = f".{alternative.name}" if alternative else ""
+    return {"Dockerfile": fresh[f"Dockerfile{suffix}"], "pins.json": fresh[f"pins{suffix}.json"]}
+
+
+def check_lock(manifest, image, platform: str, root: Path) -> None:
+    lock = lockfile.read(lockfile.path_for(root, image.name, platform))
+    want = build_request(manifest, image, platform).fingerprint(uv_version())
+    if lock is None or lock.inputs != want:
+        state = "missing" if lock is None else "stale against pins.yaml"
+        raise UserError(f"the lock of {image.name} for {platform} is {state}: run `make lock` and commit it")
+    lock_check.check_pins(manifest, root)
+
+
+def prepare(api, manifest, image, platform: str, root: Path, profile, *, alternative=None, mirror=None,
+            cache: Path, log=print):
+    """Everything the content hash needs, without downloading a wheel: (rendered, inputs, base id, tags)."""
+    rendered = rendered_files(manifest, image, root, alternative)
+    check_lock(manifest, image, platform, root)
+    if platform not in image.platforms:
+        raise UserError(f"image {image.name!r} is for {', '.join(image.platforms)}, not {platform}")
+    engine.ensure_emulation(platform, log)
+    base_id = base.ensure_base(api, image.base, platform, mirror=mirror, cache=cache, log=log)
+    found = inputs.build_inputs(root, image, platform, rendered, REPO)
+    digest = inputs.content_hash(found, base_id, buildargs(image, platform, profile))
+    name = image.name if alternative is None else f"{image.name}-{alternative.name}"
+    tags = Tags(manifest.repository, name, digest[:12], image.human_tag, arch_of(platform),
+                platform == engine.host_platform())
+    return rendered, digest, base_id, tags
+
+
+def buildargs(image, platform, profile) -> dict:
+    return {"BASE_IMAGE": base.local_reference(image.base, platform), **profile.buildargs()}
+
+
+def run(api, manifest, image, platform: str, root: Path, profile, *, smoke_runner, plain=False, force=False,
+        alternative=None, mirror=None, cache_from=(), cache: Path, log=print) -> Outcome:
+    with image_lock(image.name, platform, cache):
+        rendered, digest, base_id, tags = prepare(api, manifest, image, platform, root, profile,
+                                                  alternative=alternative, mirror=mirror, cache=cache, log=log)
+        existing = engine.image_id(api, tags.final)
+        if existing and not force:
+            log(f"image {tags.final}: up to date (content hash {tags.short_hash}), nothing to build")
+            promote(api, existing, tags, log)
+            return Outcome(tags, existing, built=False, promoted=True)
+        house = wheelhouse.fetch(manifest, image, platform, root, profile, cache, log)
+        target = cache / "context" / image.name / platform_slug(platform)
+        context.assemble(root, image, platform, rendered, house, target)
+        labels = oci_labels(manifest, image, platform, root, digest, base_id, rendered["pins.json"])
+        log(f"image {tags.candidate}: building from {target}")
+        built = engine.build(target, tags.candidate, platform=platform, buildargs=buildargs(image, platform, profile),
+                             labels=labels, plain=plain, cache_from=cache_from)
+        result = smoke_runner(tags.candidate)
+        if not result.passed:
+            log(f"smoke FAILED for {tags.candidate}: tags {', '.join(tags.moving)} left where they were "
+                f"(the candidate is kept for debugging)")
+            return Outcome(tags, built, built=True, promoted=False, smoke=result)
+        api.images.get(built).tag(*tags.final.rsplit(":", 1))
+        promote(api, built, tags, log)
+        api.images.remove(tags.candidate, noprune=True)
+        return Outcome(tags, built, built=True, promoted=True, smoke=result)
+
+
+def promote(api, image_id: str, tags: Tags, log) -> None:
+    target = api.images.get(image_id)
+    for reference in tags.moving:
+        if engine.image_id(api, reference) != image_id:
+            target.tag(*reference.rsplit(":", 1))
+            log(f"promoted {reference} -> {tags.final}")
+
+
+def oci_labels(manifest, image, platform, root: Path, digest: str, base_id: str, pins_json: str) -> dict:
+    return {
+        "org.opencontainers.image.created": datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
+        "org.opencontainers.image.revision": git_revision(root),
+        "org.opencontainers.image.source": git_source(root),
+        "org.opencontainers.image.version": image.human_tag,
+        "org.opencontainers.image.title": f"{manifest.repository} {image.name}",
+        "org.opencontainers.image.description": f"verl on {image.device} ({image.base.reference})",
+        "org.opencontainers.image.base.name": image.base.reference,
+        "org.opencontainers.image.base.digest": base_id,
+        CONTENT_LABEL: digest,
+        PLATFORM_LABEL: platform,
+        "org.verl.image.pins": json.dumps(json.loads(pins_json), sort_keys=True, separators=(",", ":")),
+    }
+
+
+def git_revision(root: Path) -> str:
+    head = _git(root, "rev-parse", "HEAD") or "unknown"
+    dirty = _git(root, "status", "--porcelain", "--untracked-files=no")
+    return head + ("-dirty" if dirty else "")
+
+
+def git_source(root: Path) -> str:
+    return _git(root, "config", "--get", "remote.origin.url") or f"file://{root}"
+
+
+def _git(root: Path, *args) -> str:
+    result = subprocess.run(["git", "-C", str(root), *args], capture_output=True, text=True)
+    return result.stdout.strip() if result.returncode == 0 else ""

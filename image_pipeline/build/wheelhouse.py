@@ -1,0 +1,129 @@
+"""Host-side downloads an image installs offline, for one platform, driven by its lock.
+
+Locked wheels and sdists are fetched by sha256 (an arm64 wheelhouse on an x86 host too);
+pinned sdists (`url` pins) likewise. Externals are what the lock could not resolve: an index
+external is downloaded pinned from its index (or mirror) for the target platform, a git
+external is checked out at its pinned commit, proven to be on its ref. Credentials stay on
+the host: nothing here reaches the build context but files.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+import os
+import subprocess
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..errors import UserError
+from ..lock import artifacts, lockfile
+from ..manifest.model import PLATFORM_ARCH
+from ..paths import PAYLOAD
+
+WORKERS = 8
+
+
+@dataclass
+class Wheelhouse:
+    """Where each file of a lock is on this host (all verified)."""
+    files: dict = field(default_factory=dict)  # package name -> Path
+    source_builds: dict = field(default_factory=dict)  # component -> Path of its pinned sdist
+    externals: dict = field(default_factory=dict)  # component -> Path (a wheel, or a source tree)
+
+
+def fetch(manifest, image, platform: str, root: Path, profile, cache: Path, log=print) -> Wheelhouse:
+    lock = lockfile.read(lockfile.path_for(root, image.name, platform))
+    if lock is None:
+        raise UserError(f"{image.name} has no lock for {platform}: run `python build.py lock`")
+    names = {index.url: name for name, index in manifest.indexes.items()}
+    mirrors = profile.mirrors(manifest.indexes)
+    context = profile.ssl_context()
+    house = Wheelhouse()
+    with concurrent.futures.ThreadPoolExecutor(WORKERS) as pool:
+        jobs = {entry.name: pool.submit(artifacts.fetch_locked, entry, entry.index, mirrors.get(names.get(entry.index)),
+                                        cache, context) for entry in lock.packages}
+        builds = {b["component"]: pool.submit(artifacts.fetch_url, b["url"], b["sha256"], cache, context)
+                  for b in lock.source_builds}
+        house.files = {name: job.result() for name, job in jobs.items()}
+        house.source_builds = {name: job.result() for name, job in builds.items()}
+    for item in lock.externals:
+        house.externals[item["component"]] = _external(manifest, image, platform, item, mirrors, profile, cache)
+    total = sum(p.stat().st_size for p in house.files.values())
+    log(f"wheelhouse {image.name} {platform}: {len(house.files)} locked files ({total / 1e6:,.0f} MB), "
+        f"{len(house.source_builds)} pinned sdists, {len(house.externals)} externals")
+    return house
+
+
+def _external(manifest, image, platform, item, mirrors, profile, cache) -> Path:
+    comp = manifest.components[item["component"]]
+    if comp.source == "git":
+        return checkout(comp, cache)
+    index = comp.index_for(platform)
+    return download_pinned(item["dist"], item["version"], mirrors.get(index) or manifest.indexes[index].url,
+                           image, platform, profile, cache)
+
+
+def download_pinned(dist, version, index, image, platform, profile, cache) -> Path:
+    """The wheel of dist==version for the image's python and platform, from an index or directory."""
+    dest = cache / "externals" / f"{dist}-{version}-{platform.replace('/', '-')}-py{image.python}"
+    found = sorted(dest.glob("*.whl")) if dest.exists() else []
+    if found:
+        return found[0]
+    arch = PLATFORM_ARCH[platform]
+    glibc = int(image.base.get("glibc").split("_")[1])
+    source = ["--find-links", index, "--no-index"] if not index.startswith(("http", "file:")) else ["--index-url", index]
+    cmd = [sys.executable, "-m", "pip", "download", "--isolated", "--no-deps", "--only-binary=:all:", "--dest",
+           str(dest), "--python-version", image.python, "--implementation", "cp", *source,
+           *(f"--platform=manylinux_2_{m}_{arch}" for m in range(glibc, 16, -1)),
+           f"{dist}=={version}"]
+    if profile.ca_bundle:
+        cmd += ["--cert", profile.ca_bundle]
+    result = subprocess.run(cmd, capture_output=True, text=True)
+    found = sorted(dest.glob("*.whl"))
+    if result.returncode or not found:
+        last = (result.stderr.strip().splitlines() or ["no wheel"])[-1]
+        raise UserError(f"external {dist}=={version} for {platform} is not available from {index}: {last}",
+                        key=f"{dist}")
+    return found[0]
+
+
+def checkout(comp, cache: Path) -> Path:
+    """A git source at its pinned commit (proven to be what its tag or branch says), cached."""
+    dest = cache / "src" / f"{comp.name}-{comp.get('commit')}"
+    if (dest / ".verified").exists():
+        return dest
+    script = Path(__file__).resolve().parents[2] / PAYLOAD / "bin" / "fetch_source.py"
+    ref = ["--tag", comp.get("tag")] if comp.get("tag") else ["--branch", comp.get("branch")]
+    if dest.exists():
+        subprocess.run(["rm", "-rf", str(dest)], check=True)
+    result = subprocess.run([sys.executable, str(script), "--repo", comp.get("repo"), *ref, "--commit",
+                             comp.get("commit"), "--dest", str(dest)], capture_output=True, text=True)
+    if result.returncode:
+        raise UserError((result.stderr.strip().splitlines() or ["fetch failed"])[-1], key=f"components.{comp.name}")
+    (dest / ".verified").write_text(comp.get("commit") + "\n")
+    return dest
+
+
+def test_tools(manifest, image, platform: str, root: Path, profile, cache: Path) -> Path:
+    """The locked test tools of an image (the lock's test-tools tier), as a directory to mount for
+    `build.py verl-tests`: files/ and a hash-pinned requirements.txt. Never in the image."""
+    from ..lock.request import TEST_TIER
+
+    lock = lockfile.read(lockfile.path_for(root, image.name, platform))
+    entries = [e for e in lock.packages if e.tier == TEST_TIER]
+    if not entries:
+        raise UserError(f"the lock of {image.name} for {platform} has no test tools (pins.yaml: test_tools)")
+    target = cache / "test-tools" / image.name / platform.replace("/", "-")
+    (target / "files").mkdir(parents=True, exist_ok=True)
+    names = {index.url: name for name, index in manifest.indexes.items()}
+    mirrors = profile.mirrors(manifest.indexes)
+    lines = []
+    for entry in entries:
+        path = artifacts.fetch_locked(entry, entry.index, mirrors.get(names.get(entry.index)), cache,
+                                      profile.ssl_context())
+        if not (target / "files" / path.name).exists():
+            os.link(path, target / "files" / path.name)
+        lines.append(f"{entry.name}=={entry.version} --hash=sha256:{entry.artifact.sha256}\n")
+    (target / "requirements.txt").write_text("".join(sorted(lines)))
+    return target

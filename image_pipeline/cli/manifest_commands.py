@@ -1,0 +1,115 @@
+"""Commands that read pins.yaml and write generated files: validate, render, lock, list, show, lint."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+from .. import tables
+from . import command, image_arg, network_args, profile_of, readme_blocks
+
+
+@command("validate", "load pins.yaml and check the schema, every compatibility rule and the pins against the locks")
+def _validate(inv, args):
+    from ..lock import check
+
+    manifest = inv.manifest
+    check.check_pins(manifest, inv.root)
+    print(f"{inv.pins.name}: ok ({len(manifest.components)} components, {len(manifest.images)} images)")
+    return 0
+
+
+@command("render", "render images/<name>/ and the README's generated tables from pins.yaml and the locks",
+         lambda p: p.add_argument("--check", action="store_true",
+                                  help="write nothing; fail with a diff if a generated file or a lock is stale"))
+def _render(inv, args):
+    from ..lock.resolve import uv_version
+    from ..render import tree
+
+    outputs = tree.render_all(inv.manifest, inv.root, readme_blocks())
+    if args.check:
+        problems = tree.drift(outputs, inv.manifest, inv.root) + tree.stale_locks(inv.manifest, inv.root, uv_version())
+        if problems:
+            sys.stdout.write("".join(problems))
+            print(f"drift: {len(problems)} generated file(s) differ from pins.yaml; run `make render` "
+                  f"(and `make lock` for locks)", file=sys.stderr)
+            return 1
+        print(f"render --check: {len(outputs)} generated files and every lock match pins.yaml")
+        return 0
+    changed = tree.write(outputs, inv.manifest, inv.root)
+    for path in changed:
+        print(f"wrote {path}")
+    print(f"render: {len(changed)} file(s) changed")
+    return 0
+
+
+def _lock_args(parser):
+    parser.add_argument("--check", action="store_true", help="resolve, write nothing, fail if a lock would change")
+    parser.add_argument("--image", action="append", help="only this image (repeatable)")
+    parser.add_argument("--platform", action="append", choices=("linux/amd64", "linux/arm64"),
+                        help="only this platform (repeatable)")
+    network_args(parser)
+
+
+@command("lock", "resolve every image's Python stack for each of its platforms with uv; write images/*/pylock.*.toml",
+         _lock_args)
+def _lock(inv, args):
+    from .. import tables as t
+    from ..lock.run import lock_all
+    from ..files import atomic_write
+
+    outputs = lock_all(inv.manifest, inv.root, profile_of(args), inv.cache, images=args.image,
+                       platforms=args.platform)
+    changed = {path: text for path, text in outputs.items() if not path.exists() or path.read_text() != text}
+    if args.check:
+        for path, text in changed.items():
+            old = path.read_text() if path.exists() else ""
+            sys.stdout.write(t.unified_diff(old, text, str(path.relative_to(inv.root)), " (fresh lock)"))
+        if changed:
+            print(f"lock --check: {len(changed)} lock(s) differ from a fresh resolution; run `make lock`",
+                  file=sys.stderr)
+            return 1
+        print(f"lock --check: {len(outputs)} locks reproduce byte for byte")
+        return 0
+    for path, text in changed.items():
+        atomic_write(path, text)
+        print(f"wrote {path.relative_to(inv.root)}")
+    print(f"lock: {len(changed)} of {len(outputs)} lock(s) changed")
+    return 0
+
+
+@command("list", "list the images with their platforms and tags")
+def _list(inv, args):
+    manifest = inv.manifest
+    rows = [(img.name + (" *" if img.default else ""), img.device, ",".join(img.platforms), img.runner.name,
+             f"{manifest.repository}:{img.human_tag}") for img in manifest.images.values()]
+    print(tables.text(("IMAGE", "DEVICE", "PLATFORMS", "RUNNER", "TAG"), rows))
+    return 0
+
+
+@command("show", "show an image's resolved pins",
+         lambda p: (image_arg(p), p.add_argument("--json", action="store_true", help="print pins.json")))
+def _show(inv, args):
+    manifest = inv.manifest
+    img = manifest.image(args.image)
+    if args.json:
+        print(json.dumps(img.pins(manifest.repository), indent=2, sort_keys=True))
+        return 0
+    print(f"{img.name}: {img.device}, python {img.python}, {', '.join(img.platforms)}, "
+          f"tag {manifest.repository}:{img.human_tag}")
+    rows = [("base", "", img.base.name, img.base.source, img.base.summary)]
+    rows += [(tier.name, role, comp.name, comp.source, comp.summary) for tier, role, comp in img.installs()]
+    rows += [("", "constraint", comp.name, comp.source, comp.summary) for comp in img.constraints]
+    print(tables.text(("LAYER", "ROLE", "COMPONENT", "SOURCE", "PIN"), rows))
+    for key, value in img.env.items():
+        print(f"env {key}={value!r}")
+    for patch in img.patches:
+        print(f"patch {patch.name}: {patch.package}/{patch.file}")
+    return 0
+
+
+@command("lint", "run hadolint (with .hadolint.yaml) on every rendered Dockerfile, alternatives included")
+def _lint(inv, args):
+    from ..render import lint
+
+    return lint.hadolint_all(inv.manifest, inv.root)

@@ -1,0 +1,224 @@
+"""pins.yaml -> Manifest: schema, references, axis expansion, compatibility rules.
+
+An image's fields are merged from its own body, then each axis value it expands over
+(lists are joined; setting any other field in two places is an error), then its
+`override:` entry, if any, which replaces.
+"""
+
+from __future__ import annotations
+
+import copy
+import itertools
+import string
+from pathlib import Path
+
+from . import document, schema
+from .document import Document, dotted
+from .model import Component, Image, Index, Manifest, Patch, Registry, Runner, Tier
+
+REQUIRED_IMAGE_FIELDS = ("device", "base", "python", "platforms", "runner", "tag", "stack", "env")
+
+
+def load_manifest(path: Path, *, check_rules: bool = True) -> Manifest:
+    return build_manifest(document.load(path), check_rules=check_rules)
+
+
+def build_manifest(doc: Document, *, check_rules: bool = True) -> Manifest:
+    if not isinstance(doc.data, dict):
+        raise doc.error((), f"must be a mapping at the top level, got {schema.kind(doc.data)}")
+    schema.check(doc)
+    data = doc.data
+    tiers = _tiers(doc, data["tiers"])
+    components = {name: Component(name, ("components", name), body) for name, body in data["components"].items()}
+    manifest = Manifest(
+        path=doc.path, doc=doc, repository=data["repository"],
+        indexes={n: Index(n, b["url"], b["reason"]) for n, b in data["indexes"].items()},
+        tiers=tiers,
+        runners={n: Runner(n, b["device"], b["runs_on"]) for n, b in data["runners"].items()},
+        registries={n: Registry(n, b["url"], b["reason"]) for n, b in (data.get("registries") or {}).items()},
+        components=components,
+        patches=_patches(doc, data.get("patches") or {}),
+        images={})
+    _check_component_references(manifest)
+    manifest.images = _images(manifest, data["images"], data.get("axes") or {})
+    _check_usage(manifest)
+    if check_rules:
+        from .rules import check_all
+
+        check_all(manifest)
+    return manifest
+
+
+def _tiers(doc, raw) -> tuple:
+    seen: dict = {}
+    tiers = []
+    for position, body in enumerate(raw):
+        for index, role in enumerate(body["roles"]):
+            if role in seen:
+                raise doc.error(("tiers", position, "roles", index), f"role {role!r} is already in tier {seen[role]!r}")
+            seen[role] = body["name"]
+        tiers.append(Tier(body["name"], tuple(body["roles"]), body["doc"], position))
+    return tuple(tiers)
+
+
+def _patches(doc, raw) -> dict:
+    out = {}
+    for name, body in raw.items():
+        keypath = ("patches", name)
+        if not (doc.path.parent / body["diff"]).is_file():
+            raise doc.error(keypath + ("diff",), f"{body['diff']} does not exist")
+        out[name] = Patch(name=name, keypath=keypath, package=body["target"]["package"], file=body["target"]["file"],
+                          sha256=body["sha256"], diff=body["diff"], reason=body["reason"], issue=body.get("issue", ""))
+    return out
+
+
+def _check_component_references(manifest) -> None:
+    for comp in manifest.components.values():
+        for key in ("index",):
+            if comp.get(key) and comp.get(key) not in manifest.indexes:
+                raise manifest.error(comp.keypath + (key,), f"unknown index{schema.suggest(comp.get(key), manifest.indexes)}")
+        for platform, build in (comp.get("builds") or {}).items():
+            if build.get("index") and build["index"] not in manifest.indexes:
+                raise manifest.error(comp.keypath + ("builds", platform, "index"),
+                                     f"unknown index{schema.suggest(build['index'], manifest.indexes)}")
+        target = comp.get("alternative_to")
+        if target and target not in manifest.components:
+            raise manifest.error(comp.keypath + ("alternative_to",),
+                                 f"unknown component{schema.suggest(target, manifest.components)}")
+
+
+def _images(manifest, raw, axes) -> dict:
+    doc = manifest.doc
+    images = {}
+    for key, body in raw.items():
+        keypath = ("images", key)
+        for name, merged, origins, combo in _expand(doc, key, body, axes):
+            if name in images:
+                raise doc.error(keypath, f"image name {name!r} is produced twice")
+            images[name] = _image(manifest, name, keypath, merged, origins, combo)
+    defaults = [name for name, img in images.items() if img.default]
+    if len(defaults) != 1:
+        raise doc.error(("images",), f"exactly one image must set default: true, found {len(defaults)}")
+    return images
+
+
+def _expand(doc, key, body, axes):
+    keypath = ("images", key)
+    expand = body.get("expand") or {}
+    for axis, values in expand.items():
+        if axis not in axes:
+            raise doc.error(keypath + ("expand", axis), f"unknown axis{schema.suggest(axis, axes)}")
+        for value in values:
+            if value not in axes[axis]:
+                raise doc.error(keypath + ("expand", axis), f"unknown value {value!r} of axis {axis!r}")
+    placeholders = {f for _, f, _, _ in string.Formatter().parse(key) if f is not None}
+    for name in sorted(placeholders - set(expand)):
+        raise doc.error(keypath, f"name uses {{{name}}} but the image does not expand over it")
+    for axis, values in expand.items():
+        if len(values) > 1 and axis not in placeholders:
+            raise doc.error(keypath, f"name must contain {{{axis}}}: the image expands over {len(values)} values")
+    overrides = body.get("override") or {}
+    produced = []
+    for combo_values in itertools.product(*expand.values()):
+        combo = dict(zip(expand, combo_values))
+        name = key.format(**combo)
+        produced.append(name)
+        merged, origins = _merge_image(doc, keypath, body, axes, combo, overrides.get(name))
+        yield name, merged, origins, combo
+    for name in overrides:
+        if name not in produced:
+            raise doc.error(keypath + ("override", name),
+                            f"overrides an image this entry does not produce ({', '.join(produced)})")
+
+
+def _merge_image(doc, keypath, body, axes, combo, override):
+    merged: dict = {}
+    origins: dict = {}
+    own = {k: v for k, v in body.items() if k not in ("expand", "override")}
+    _merge(doc, merged, origins, own, keypath, (), replace=False)
+    for axis, value in combo.items():
+        _merge(doc, merged, origins, axes[axis][value], ("axes", axis, value), (), replace=False)
+    if override is not None:
+        _merge(doc, merged, origins, override, keypath + ("override",), (), replace=True)
+    return merged, origins
+
+
+def _merge(doc, target, origins, source, source_keypath, rel, *, replace):
+    for key, value in source.items():
+        here = rel + (key,)
+        if isinstance(value, dict) and isinstance(target.get(key), dict):
+            _merge(doc, target[key], origins, value, source_keypath + (key,), here, replace=replace)
+            continue
+        if isinstance(value, list) and isinstance(target.get(key), list) and not replace:
+            duplicate = next((item for item in value if item in target[key]), None)
+            if duplicate is not None:
+                raise doc.error(source_keypath + (key,), f"{duplicate!r} is also listed at {dotted(origins[here])}")
+            target[key] = target[key] + copy.deepcopy(value)
+            continue
+        if key in target and not replace:
+            raise doc.error(source_keypath + (key,),
+                            f"also set at {dotted(origins.get(here, ()))}; set it in one place (or use override)")
+        target[key] = copy.deepcopy(value)
+        origins[here] = source_keypath + (key,)
+
+
+def _image(manifest, name, keypath, merged, origins, combo) -> Image:
+    doc = manifest.doc
+
+    def where(rel):
+        for cut in range(len(rel), 0, -1):
+            if rel[:cut] in origins:
+                return origins[rel[:cut]] + rel[cut:]
+        return keypath + rel
+
+    for required in REQUIRED_IMAGE_FIELDS:
+        if required not in merged:
+            raise doc.error(keypath, f"image {name!r}: missing required key {required!r}")
+    stack = {}
+    order = [role for tier in manifest.tiers for role in tier.roles]
+    for role, names in merged["stack"].items():
+        if role not in order:
+            raise doc.error(where(("stack", role)), f"role {role!r} is in no tier (add it to tiers)")
+        names = [names] if isinstance(names, str) else names
+        stack[role] = tuple(_resolve(manifest, n, where(("stack", role))) for n in names)
+    stack = {role: stack[role] for role in order if role in stack}
+    base = _resolve(manifest, merged["base"], where(("base",)))
+    constraints = tuple(_resolve(manifest, n, where(("constraints", i))) for i, n in enumerate(merged.get("constraints") or ()))
+    test_tools = tuple(_resolve(manifest, n, where(("test_tools", i))) for i, n in enumerate(merged.get("test_tools") or ()))
+    runner = manifest.runners.get(merged["runner"])
+    if runner is None:
+        raise doc.error(where(("runner",)), f"unknown runner{schema.suggest(merged['runner'], manifest.runners)}")
+    image_patches = []
+    for i, patch in enumerate(merged.get("patches") or ()):
+        if patch not in manifest.patches:
+            raise doc.error(where(("patches",)) + (i,), f"unknown patch {patch!r}")
+        image_patches.append(manifest.patches[patch])
+    apt = merged.get("apt") or {}
+    return Image(
+        name=name, keypath=keypath, device=merged["device"], base=base, python=merged["python"],
+        platforms=tuple(merged["platforms"]), runner=runner, soc_version=merged.get("soc_version", ""),
+        tag_format=merged["tag"], default=merged.get("default", False), stack=stack, constraints=constraints, test_tools=test_tools,
+        tiers=manifest.tiers,
+        apt_build=tuple(apt.get("build") or ()), apt_runtime=tuple(apt.get("runtime") or ()),
+        env=dict(merged["env"]), patches=tuple(image_patches), axes=combo, origins=origins)
+
+
+def _resolve(manifest, name, keypath) -> Component:
+    if name not in manifest.components:
+        raise manifest.error(keypath, f"unknown component {name!r}{schema.suggest(name, manifest.components)}")
+    return manifest.components[name]
+
+
+def _check_usage(manifest) -> None:
+    used = {c.name for img in manifest.images.values()
+            for c in [img.base, *img.components, *img.constraints, *img.test_tools]}
+    for name, comp in manifest.components.items():
+        if name in used:
+            continue
+        if comp.get("alternative_to") in used:
+            continue
+        raise manifest.error(comp.keypath, "component is not used by any image (remove it or use it)")
+    used_patches = {p.name for img in manifest.images.values() for p in img.patches}
+    for name, patch in manifest.patches.items():
+        if name not in used_patches:
+            raise manifest.error(patch.keypath, "patch is not applied by any image")

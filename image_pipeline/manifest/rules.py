@@ -1,0 +1,282 @@
+"""Compatibility rules, checked on every load of pins.yaml.
+
+Each rule yields (keypath, message) violations; messages name both pins involved with
+their pins.yaml lines, so that the fix is obvious from one line.
+"""
+
+from __future__ import annotations
+
+import re
+import string
+from dataclasses import dataclass
+from typing import Callable
+
+RULES: list = []
+
+ROLLOUT_BACKENDS = (("vllm", "vllm_ascend"), ("sglang", "sgl_kernel"))
+REQUIRED_ROLES = {
+    "cpu": ("torch", "megatron", "bridge", "mooncake", "transformers", "verl"),
+    "npu": ("torch", "torch_npu", "megatron", "mindspeed", "bridge", "mooncake", "transformers", "verl"),
+}
+NPU_ONLY_ROLES = ("torch_npu", "triton_ascend", "vllm_ascend", "mindspeed", "sgl_kernel")
+# Roles whose release the cpu stand-in shares with the NPU images (megatron: the X.Y line).
+SHARED_ROLES = ("torch", "vllm", "megatron", "bridge", "mooncake", "transformers", "verl")
+NPU_MOONCAKE = "mooncake-transfer-engine-npu"
+
+
+@dataclass(frozen=True)
+class Rule:
+    id: str
+    doc: str
+    check: Callable
+
+
+def rule(rule_id: str, doc: str):
+    def register(func):
+        RULES.append(Rule(rule_id, doc, func))
+        return func
+    return register
+
+
+def check_all(manifest) -> None:
+    for item in RULES:
+        for keypath, message in item.check(manifest):
+            raise manifest.error(keypath, f"[{item.id}] {message}")
+
+
+def violations(manifest) -> list:
+    """Every violation (rule id, UserError), for reports that want them all."""
+    found, seen = [], set()
+    for item in RULES:
+        for keypath, message in item.check(manifest):
+            if (item.id, message) not in seen:  # npu-a2 and npu-a3 share most pins
+                seen.add((item.id, message))
+                found.append((item.id, manifest.error(keypath, f"[{item.id}] {message}")))
+    return found
+
+
+def describe() -> list:
+    """(id, doc) of every rule, for the README and PR bodies."""
+    return [(r.id, r.doc) for r in RULES]
+
+
+def _line_of(ref):
+    """core_r0.16.0 / core_v0.16.1 -> (0, 16)."""
+    match = re.fullmatch(r"core_[rv](\d+)\.(\d+)(?:\.\w+)*", ref or "")
+    return (int(match.group(1)), int(match.group(2))) if match else None
+
+
+def _major_minor(version):
+    return tuple(version.release[:2]) if version else None
+
+
+def _megatron_line(comp):
+    return _line_of(comp.ref) if comp.source == "git" else _major_minor(comp.release)
+
+
+@rule("roles", "each image has the roles its device needs and one rollout backend, each filled by a fitting source")
+def _roles(manifest):
+    for img in manifest.images.values():
+        for role in REQUIRED_ROLES[img.device]:
+            if role not in img.stack:
+                yield img.where(("stack",)), f"image {img.name!r} ({img.device}) needs a {role!r} component"
+        backends = [pair for pair in ROLLOUT_BACKENDS if any(r in img.stack for r in pair)]
+        if img.device == "npu" and (len(backends) != 1 or not all(r in img.stack for r in backends[0])):
+            yield img.where(("stack",)), (f"npu image {img.name!r} needs exactly one rollout backend: "
+                                          f"{' or '.join('+'.join(p) for p in ROLLOUT_BACKENDS)}")
+        if img.device != "npu":
+            for role in NPU_ONLY_ROLES:
+                if role in img.stack:
+                    yield img.where(("stack", role)), f"{role!r} is for npu images only (image {img.name!r})"
+        if img.base.source != "image":
+            yield img.where(("base",)), f"base {img.base.name!r} must be a component with source: image"
+        for role, comps in img.stack.items():
+            for comp in comps:
+                if comp.source == "image":
+                    yield img.where(("stack", role)), f"{comp.name!r} is a base image, not an installable component"
+
+
+@rule("soc", "npu images name their SoC, cpu images do not; the runner fits the device and every platform")
+def _soc(manifest):
+    for img in manifest.images.values():
+        if img.device == "npu" and not img.soc_version:
+            yield img.keypath, f"npu image {img.name!r} needs soc_version"
+        if img.device == "cpu" and img.soc_version:
+            yield img.where(("soc_version",)), f"cpu image {img.name!r} must not set soc_version"
+        if img.runner.device != img.device:
+            yield img.where(("runner",)), f"runner {img.runner.name!r} runs {img.runner.device} images, not {img.name!r}"
+        for platform in img.platforms:
+            if platform not in img.runner.runs_on:
+                yield img.where(("runner",)), (f"runner {img.runner.name!r} has no runs_on for {platform}, "
+                                               f"a platform of {img.name!r}")
+
+
+@rule("torch-npu-matches-torch", "torch_npu and torch share major.minor")
+def _torch_npu(manifest):
+    for img in manifest.images.values():
+        torch, npu = img.role("torch"), img.role("torch_npu")
+        if torch and npu and _major_minor(torch.release) != _major_minor(npu.release):
+            yield npu.keypath, (f"{manifest.pin_text(npu)} and {manifest.pin_text(torch)} must share major.minor "
+                                f"(bump them together: bump torch X --also torch_npu=X)")
+
+
+@rule("vllm-ascend-matches-vllm", "vllm and vllm-ascend come from one release line (major.minor)")
+def _vllm(manifest):
+    for img in manifest.images.values():
+        vllm, ascend = img.role("vllm"), img.role("vllm_ascend")
+        if vllm and ascend and _major_minor(vllm.release) != _major_minor(ascend.release):
+            yield ascend.keypath, f"{manifest.pin_text(ascend)} and {manifest.pin_text(vllm)} must share major.minor"
+
+
+@rule("mindspeed-matches-megatron", "MindSpeed's branch line core_rX.Y equals Megatron-LM's")
+def _mindspeed(manifest):
+    for img in manifest.images.values():
+        mind, mega = img.role("mindspeed"), img.role("megatron")
+        if not (mind and mega):
+            continue
+        if mega.source != "git" or _line_of(mega.ref) is None:
+            yield mega.keypath, f"{manifest.pin_text(mega)}: MindSpeed needs Megatron-LM from git on a core_rX.Y line"
+        elif _line_of(mind.ref) != _line_of(mega.ref):
+            yield mind.keypath, (f"{manifest.pin_text(mind)} and {manifest.pin_text(mega)} must be on the same "
+                                 f"core_rX.Y line")
+
+
+@rule("cpu-shares-npu-releases", "the cpu stand-in installs the NPU images' release of torch, vllm, transformers, "
+                                 "verl, mbridge and Mooncake (Megatron: its X.Y line), unless the pin says why not")
+def _shared(manifest):
+    npu = [img for img in manifest.images.values() if img.device == "npu"]
+    for cpu in (img for img in manifest.images.values() if img.device == "cpu"):
+        for role in SHARED_ROLES:
+            mine = cpu.role(role)
+            if mine is None or mine.get("deviates"):
+                continue
+            for img in npu:
+                theirs = img.role(role)
+                if theirs is None or theirs is mine:
+                    continue
+                same = (_megatron_line(mine) == _megatron_line(theirs) if role == "megatron"
+                        else mine.release == theirs.release)
+                if not same:
+                    yield mine.keypath, (f"{manifest.pin_text(mine)} differs from {img.name}'s "
+                                         f"{manifest.pin_text(theirs)}: share the release or say why in `deviates`")
+                    break
+
+
+@rule("base-python", "the python in a base image's tag (or its python field) equals the image's python")
+def _base_python(manifest):
+    from .model import python_of_tag
+
+    for img in manifest.images.values():
+        base = img.base
+        tagged = python_of_tag(base.get("tag"))
+        if tagged and base.get("python") and tagged != base.get("python"):
+            yield base.keypath + ("python",), f"tag {base.get('tag')!r} says python {tagged}, python says {base.get('python')}"
+        found = tagged or base.get("python")
+        if not found:
+            yield base.keypath, f"{base.name!r}: neither the tag nor a python field says which python it has"
+        elif found != img.python:
+            yield img.where(("python",)), (f"image {img.name!r} wants python {img.python} but its base "
+                                           f"{manifest.pin_text(base)} has python {found}")
+
+
+@rule("npu-base-env", "an NPU image's base names its set_env scripts: the build proves the image's ENV already "
+                      "holds what they export, so launchers that bypass the entrypoint get the CANN environment")
+def _npu_env(manifest):
+    for img in manifest.images.values():
+        if img.device == "npu" and not img.base.get("env_scripts"):
+            yield img.base.keypath, (f"{img.base.name!r} is the base of npu image {img.name!r}: list its set_env "
+                                     f"scripts in `env_scripts` (and in `env` what the base's ENV lacks)")
+
+
+@rule("ascend-direct-npu-only", "NPU images get a Mooncake with the ascend_direct transport (the -npu wheel, or a "
+                                "source build with -DUSE_ASCEND_DIRECT=ON); cpu images never do")
+def _ascend_direct(manifest):
+    for img in manifest.images.values():
+        mooncake = img.role("mooncake")
+        if mooncake is None:
+            continue
+        for comp in [mooncake, *(c for c in manifest.alternatives_of(img) if c.get("alternative_to") == mooncake.name)]:
+            has = _has_ascend_direct(comp)
+            if img.device == "npu" and not has:
+                yield comp.keypath, (f"npu image {img.name!r} needs Mooncake with ascend_direct: the "
+                                     f"{NPU_MOONCAKE} wheel or a source build with -DUSE_ASCEND_DIRECT=ON, "
+                                     f"{comp.name!r} is neither")
+            if img.device != "npu" and has:
+                yield comp.keypath, f"{comp.name!r} carries ascend_direct (needs CANN) but {img.name!r} is a {img.device} image"
+
+
+def _has_ascend_direct(comp) -> bool:
+    if comp.source == "git":
+        return "-DUSE_ASCEND_DIRECT=ON" in comp.build.get("cmake", ())
+    return comp.dist == NPU_MOONCAKE
+
+
+@rule("url-names-version", "a downloaded artifact's URL contains its version")
+def _url_version(manifest):
+    for comp in manifest.components.values():
+        if comp.source == "url" and comp.version not in comp.get("url"):
+            yield comp.keypath + ("url",), f"url does not contain version {comp.version} (stale url or version?)"
+
+
+@rule("vllm-ascend-source-soc", "a vllm-ascend source build compiles its kernels for the image's SoC (SOC_VERSION)")
+def _vllm_ascend_source(manifest):
+    for comp in manifest.components.values():
+        if comp.source == "git" and comp.dist == "vllm-ascend":
+            if comp.build.get("soc_env") != "SOC_VERSION" or comp.build.get("env", {}).get("COMPILE_CUSTOM_KERNELS") != "1":
+                yield comp.keypath + ("build",), ("a vllm-ascend source build needs build.soc_env: SOC_VERSION and "
+                                                  "build.env.COMPILE_CUSTOM_KERNELS: \"1\" (its setup.py fails without "
+                                                  "SOC_VERSION when npu-smi is absent, as in any docker build)")
+
+
+@rule("external-modules", "every image sets VERL_USE_EXTERNAL_MODULES (\"\" allowed) to importable module names")
+def _external_modules(manifest):
+    from . import grammar
+
+    for img in manifest.images.values():
+        if "VERL_USE_EXTERNAL_MODULES" not in img.env:
+            yield img.where(("env",)), f"image {img.name!r} must set VERL_USE_EXTERNAL_MODULES (\"\" for none)"
+            continue
+        try:
+            grammar.python_modules(img.env["VERL_USE_EXTERNAL_MODULES"])
+        except ValueError as exc:
+            yield img.where(("env", "VERL_USE_EXTERNAL_MODULES")), str(exc)
+
+
+@rule("tag-format", "an image's human tag uses known fields and is a valid docker tag")
+def _tag_format(manifest):
+    for img in manifest.images.values():
+        fields = img.tag_fields()
+        names = [f for _, f, _, _ in string.Formatter().parse(img.tag_format) if f is not None]
+        unknown = [n for n in names if n not in fields]
+        if unknown:
+            yield img.where(("tag",)), f"unknown field {{{unknown[0]}}} (known: {', '.join(sorted(fields))})"
+        elif not re.fullmatch(r"[A-Za-z0-9_][A-Za-z0-9_.-]{0,110}", img.human_tag):
+            yield img.where(("tag",)), f"{img.human_tag!r} is not a valid docker tag (with room for -<arch>)"
+    tags = {}
+    for img in manifest.images.values():
+        if img.human_tag in tags:
+            yield img.where(("tag",)), f"images {tags[img.human_tag]!r} and {img.name!r} get the same tag"
+        tags.setdefault(img.human_tag, img.name)
+
+
+@rule("patch-targets-installed", "a patch targets a distribution its image installs")
+def _patch_targets(manifest):
+    from packaging.utils import canonicalize_name
+
+    for img in manifest.images.values():
+        dists = {c.dist for c in img.components}
+        for patch in img.patches:
+            if canonicalize_name(patch.package) not in dists:
+                yield patch.keypath + ("target", "package"), (
+                    f"patch {patch.name!r} targets {patch.package!r}, which image {img.name!r} does not install")
+
+
+@rule("alternatives-fit", "an alternative replaces a component of the same distribution, from another source")
+def _alternatives(manifest):
+    for comp in manifest.components.values():
+        target = manifest.components.get(comp.get("alternative_to") or "")
+        if target is None:
+            continue
+        if target.dist != comp.dist or target.source == comp.source:
+            yield comp.keypath + ("alternative_to",), (f"{manifest.pin_text(comp)} cannot replace "
+                                                       f"{manifest.pin_text(target)}: same distribution, other source")

@@ -1,0 +1,15 @@
+"""Where things live in a checkout (every path is relative to a repository root)."""
+
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+PINS = "pins.yaml"
+TEMPLATES = "templates"
+IMAGES = "images"
+README = "README.md"
+PAYLOAD = "payload"
+SMOKE = "smoke_tests"
+PATCHES = "patches"
+CACHE = ".cache"
+ARTIFACTS = "artifacts"
+INSTALLER = "installer"

@@ -1,0 +1,122 @@
+"""`build.py publish`: every promoted architecture of an image, to every registry, under one tag.
+
+1. Find each platform's promoted image by the content hash its own label carries (only a
+   smoke-passed candidate ever gets its content tag), for every platform the image declares.
+2. Push each architecture to every registry under its content tag, and read its digest back.
+3. Write, in every registry, one image index (manifest list) listing exactly those digests,
+   stored first by its own digest.
+4. Only then move the tags (<name>, the human tag) to that index, registry by registry.
+A failure in 1-3 moves no tag anywhere: the previous index stays what users pull.
+CI runs 1-2 in each per-architecture job (`build.py push`, digests saved as an artifact) and
+3-4 in one job after all of them passed (`build.py merge`); `build.py publish` does all four.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass
+
+from ..build import engine
+from ..build.pipeline import CONTENT_LABEL, PLATFORM_LABEL
+from ..errors import UserError
+from ..manifest.model import arch_of
+from .registry import INDEX_TYPE, Registry, split
+
+
+@dataclass(frozen=True)
+class Promoted:
+    platform: str
+    local: str  # <repository>:<name>-<hash>-<arch>
+    image_id: str
+
+
+def promoted(api, manifest, image) -> list:
+    """The promoted image of each platform, found by its content-hash label."""
+    found = []
+    for platform in image.platforms:
+        moving = f"{manifest.repository}:{image.name}-{arch_of(platform)}"
+        image_id = engine.image_id(api, moving)
+        if image_id is None:
+            continue
+        labels = api.images.get(image_id).labels or {}
+        digest, labelled = labels.get(CONTENT_LABEL, ""), labels.get(PLATFORM_LABEL, "")
+        content = f"{manifest.repository}:{image.name}-{digest[:12]}-{arch_of(platform)}"
+        if not digest or labelled != platform or engine.image_id(api, content) != image_id:
+            raise UserError(f"{moving} has no content tag matching its label {CONTENT_LABEL}={digest[:12] or '?'}: "
+                            f"it was not promoted by `build.py image`")
+        found.append(Promoted(platform, content, image_id))
+    if not found:
+        raise UserError(f"no platform of {image.name} has a promoted image: run `make image IMAGE={image.name}` first")
+    return found
+
+
+def resolve_registry(manifest, name: str) -> str:
+    """A registry from pins.yaml by name, or a literal host[/namespace] (loopback ones in tests)."""
+    return manifest.registries[name].url if name in manifest.registries else name.rstrip("/")
+
+
+def publish(api, manifest, image, registries: list, log=print) -> dict:
+    """Push and merge in one go (one host holds every architecture's promoted image)."""
+    return merge(manifest, image, registries, push(api, manifest, image, registries, log=log), log=log)
+
+
+def push(api, manifest, image, registries: list, platforms=None, log=print) -> dict:
+    """Steps 1-2: {registry: {platform: digest}} of the promoted images, pushed under their content tags."""
+    images = [p for p in promoted(api, manifest, image) if not platforms or p.platform in platforms]
+    if not images:
+        raise UserError(f"none of {', '.join(platforms)} has a promoted {image.name} here")
+    return {target: {p.platform: _push(api, p, target, log) for p in images}
+            for target in (resolve_registry(manifest, r) for r in registries)}
+
+
+def merge(manifest, image, registries: list, pushed: dict, log=print) -> dict:
+    """Steps 3-4: one index per registry listing exactly the pushed digests, then the tags move."""
+    targets = [resolve_registry(manifest, r) for r in registries]
+    missing = [t for t in targets if not pushed.get(t)]
+    if missing:
+        raise UserError(f"nothing was pushed to {', '.join(missing)}: no index is written, no tag moves")
+    staged = {target: _write_index(target, manifest.repository, pushed[target], log) for target in targets}
+    moved = {}
+    for target, (index_digest, body) in staged.items():
+        host, namespace = split(target)
+        repository = f"{namespace}/{manifest.repository}" if namespace else manifest.repository
+        for tag in (image.name, image.human_tag):
+            Registry(host).put_manifest(repository, tag, INDEX_TYPE, body)
+            moved[f"{target}/{manifest.repository}:{tag}"] = index_digest
+            log(f"tagged {target}/{manifest.repository}:{tag} -> {index_digest} ({', '.join(sorted(pushed[target]))})")
+    return moved
+
+
+def _push(api, item: Promoted, target: str, log) -> str:
+    remote = f"{target}/{item.local}"
+    repository, tag = remote.rsplit(":", 1)
+    api.images.get(item.image_id).tag(repository, tag)
+    digest = None
+    for event in api.api.push(repository, tag=tag, stream=True, decode=True):
+        if "error" in event:
+            raise UserError(f"push of {remote} failed: {event['error']}")
+        digest = (event.get("aux") or {}).get("Digest", digest)
+    if not digest:
+        raise UserError(f"push of {remote} reported no digest")
+    log(f"pushed {remote}@{digest}")
+    return digest
+
+
+def _write_index(target: str, repository_name: str, digests: dict, log) -> tuple:
+    host, namespace = split(target)
+    repository = f"{namespace}/{repository_name}" if namespace else repository_name
+    registry = Registry(host)
+    entries = []
+    for platform, digest in sorted(digests.items()):
+        media_type, raw, _ = registry.manifest(repository, digest)
+        os_name, arch = platform.split("/")
+        entries.append({"mediaType": media_type, "size": len(raw), "digest": digest,
+                        "platform": {"architecture": arch, "os": os_name}})
+    body = json.dumps({"schemaVersion": 2, "mediaType": INDEX_TYPE, "manifests": entries}, indent=2).encode()
+    digest = "sha256:" + hashlib.sha256(body).hexdigest()
+    stored = registry.put_manifest(repository, digest, INDEX_TYPE, body)
+    if stored and stored != digest:
+        raise UserError(f"{target}: the index was stored as {stored}, not {digest}")
+    log(f"index {target}/{repository_name}@{digest}: {', '.join(sorted(digests))}")
+    return digest, body

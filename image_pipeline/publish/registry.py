@@ -1,0 +1,105 @@
+"""The little of the OCI distribution API publishing needs: read and write manifests.
+
+Credentials come only from the environment (REGISTRY_USER / REGISTRY_TOKEN) or the docker
+client's config (~/.docker/config.json `auths`), never from a file of this repository.
+Loopback registries are spoken to over plain HTTP, as the Docker Engine does.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import os
+import re
+import urllib.error
+import urllib.parse
+import urllib.request
+from pathlib import Path
+
+from ..errors import UserError
+
+MANIFEST_TYPES = ("application/vnd.oci.image.index.v1+json", "application/vnd.docker.distribution.manifest.list.v2+json",
+                  "application/vnd.oci.image.manifest.v1+json", "application/vnd.docker.distribution.manifest.v2+json")
+INDEX_TYPE = "application/vnd.docker.distribution.manifest.list.v2+json"
+TIMEOUT_S = 60
+
+
+def split(reference: str) -> tuple:
+    """registry/namespace/repo -> (host, repository path)."""
+    host, _, path = reference.partition("/")
+    return host, path
+
+
+def _scheme(host: str) -> str:
+    name = host.split(":")[0]
+    return "http" if name == "localhost" or name.startswith("127.") else "https"
+
+
+def credentials(host: str) -> tuple | None:
+    if os.environ.get("REGISTRY_USER") and os.environ.get("REGISTRY_TOKEN"):
+        return os.environ["REGISTRY_USER"], os.environ["REGISTRY_TOKEN"]
+    config = Path(os.environ.get("DOCKER_CONFIG", Path.home() / ".docker")) / "config.json"
+    if config.exists():
+        auth = (json.loads(config.read_text()).get("auths") or {}).get(host, {}).get("auth")
+        if auth:
+            user, _, secret = base64.b64decode(auth).decode().partition(":")
+            return user, secret
+    return None
+
+
+class Registry:
+    def __init__(self, host: str):
+        self.host = host
+        self.base = f"{_scheme(host)}://{host}"
+        self.token = None
+
+    def _request(self, method: str, path: str, data: bytes | None = None, headers=None):
+        headers = dict(headers or {})
+        if self.token:
+            headers["Authorization"] = self.token
+        request = urllib.request.Request(self.base + path, data=data, method=method, headers=headers)
+        try:
+            return urllib.request.urlopen(request, timeout=TIMEOUT_S)
+        except urllib.error.HTTPError as exc:
+            if exc.code == 401 and self.token is None and self._login(exc.headers.get("WWW-Authenticate", "")):
+                return self._request(method, path, data, headers)
+            raise UserError(f"{method} {self.base}{path}: HTTP {exc.code} {exc.reason}") from None
+        except OSError as exc:
+            raise UserError(f"{method} {self.base}{path}: {exc}") from None
+
+    def _login(self, challenge: str) -> bool:
+        creds = credentials(self.host)
+        if challenge.lower().startswith("basic") and creds:
+            self.token = "Basic " + base64.b64encode(f"{creds[0]}:{creds[1]}".encode()).decode()
+            return True
+        if not challenge.lower().startswith("bearer"):
+            return False
+        params = dict(re.findall(r'(\w+)="([^"]*)"', challenge))
+        query = urllib.parse.urlencode({k: v for k, v in params.items() if k in ("service", "scope")})
+        request = urllib.request.Request(f"{params['realm']}?{query}")
+        if creds:
+            request.add_header("Authorization", "Basic " + base64.b64encode(f"{creds[0]}:{creds[1]}".encode()).decode())
+        with urllib.request.urlopen(request, timeout=TIMEOUT_S) as response:
+            body = json.load(response)
+        self.token = "Bearer " + (body.get("token") or body.get("access_token"))
+        return True
+
+    def manifest(self, repository: str, reference: str) -> tuple:
+        """(media type, raw bytes, digest) of a manifest by tag or digest."""
+        with self._request("GET", f"/v2/{repository}/manifests/{reference}",
+                           headers={"Accept": ", ".join(MANIFEST_TYPES)}) as response:
+            return (response.headers["Content-Type"].split(";")[0], response.read(),
+                    response.headers.get("Docker-Content-Digest"))
+
+    def digest(self, repository: str, reference: str) -> str | None:
+        try:
+            with self._request("HEAD", f"/v2/{repository}/manifests/{reference}",
+                               headers={"Accept": ", ".join(MANIFEST_TYPES)}) as response:
+                return response.headers.get("Docker-Content-Digest")
+        except UserError:
+            return None
+
+    def put_manifest(self, repository: str, reference: str, media_type: str, body: bytes) -> str:
+        with self._request("PUT", f"/v2/{repository}/manifests/{reference}", data=body,
+                           headers={"Content-Type": media_type}) as response:
+            return response.headers.get("Docker-Content-Digest")

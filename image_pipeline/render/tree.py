@@ -1,0 +1,76 @@
+"""Render every generated file in memory, compare it with the tree, write it atomically.
+
+Files are only written once everything rendered, each through a temporary file and an
+atomic rename, so a failure leaves the tree exactly as it was.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+from .. import tables
+from ..files import atomic_write
+from ..lock import check as lock_check
+from ..manifest.model import platform_slug
+from . import dockerfile, readme
+
+
+def render_all(manifest, root: Path, extra_blocks: dict) -> dict:
+    """{path relative to root: text} for every generated file, README included."""
+    lock_check.check_pins(manifest, root)
+    env = dockerfile.environment(root / "templates")
+    outputs = {}
+    for image in manifest.images.values():
+        for alternative in [None, *manifest.alternatives_of(image)]:
+            for name, text in dockerfile.render_image(env, manifest, image, alternative).items():
+                outputs[Path("images") / image.name / name] = text
+    if (root / "README.md").exists():
+        outputs[Path("README.md")] = readme.regenerate((root / "README.md").read_text(), manifest, root, extra_blocks)
+    return outputs
+
+
+def expected_locks(manifest) -> set:
+    return {Path("images") / img.name / f"pylock.{platform_slug(p)}.toml"
+            for img in manifest.images.values() for p in img.platforms}
+
+
+def drift(outputs: dict, manifest, root: Path) -> list:
+    """Unified diffs (as text) between the tree and a fresh render, plus stray files and dirs."""
+    problems = []
+    for rel, want in outputs.items():
+        path = root / rel
+        have = path.read_text() if path.exists() else ""
+        if have != want:
+            problems.append(tables.unified_diff(have, want, str(rel), " (fresh render)") or f"--- {rel}: missing\n")
+    allowed = set(outputs) | expected_locks(manifest)
+    images_dir = root / "images"
+    for path in sorted(images_dir.rglob("*")) if images_dir.is_dir() else []:
+        rel = path.relative_to(root)
+        if path.is_dir() and rel.parts[1] not in manifest.images and len(rel.parts) == 2:
+            problems.append(f"--- {rel}/: stale image directory (not in pins.yaml)\n")
+        elif path.is_file() and rel not in allowed and rel.parts[1] in manifest.images:
+            problems.append(f"--- {rel}: not generated, remove it\n")
+    return problems
+
+
+def stale_locks(manifest, root: Path, resolver_version: str) -> list:
+    return [f"--- {line}\n" for line in lock_check.stale(manifest, root, resolver_version)]
+
+
+def write(outputs: dict, manifest, root: Path) -> list:
+    """Write changed files atomically and remove stale image dirs; return what changed."""
+    changed = []
+    for rel, text in outputs.items():
+        path = root / rel
+        if path.exists() and path.read_text() == text:
+            continue
+        path.parent.mkdir(parents=True, exist_ok=True)
+        atomic_write(path, text)
+        changed.append(str(rel))
+    images_dir = root / "images"
+    for path in sorted(images_dir.iterdir()) if images_dir.is_dir() else []:
+        if path.is_dir() and path.name not in manifest.images:
+            shutil.rmtree(path)
+            changed.append(f"images/{path.name}/ (removed)")
+    return changed

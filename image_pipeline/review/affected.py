@@ -1,0 +1,102 @@
+"""Which images (and platforms) a change affects, against a git ref, and the CI job matrix.
+
+An image is affected on a platform when its build inputs differ between the base ref and this
+tree: the very list `build.py image` hashes into its content tag (build/inputs.py), computed
+for each side from that side's own pins.yaml, templates, lock, trees and assembly code, so an
+un-rendered pins change or a change to the code that assembles the context counts too.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import subprocess
+import tarfile
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..build.inputs import build_inputs
+from ..errors import UserError
+from ..lock import lockfile
+from ..manifest import load_manifest
+from ..manifest.model import arch_of
+from ..render import dockerfile
+
+
+@dataclass
+class Change:
+    changed: dict = field(default_factory=dict)  # image -> {platform: [input names that differ]}
+    added: list = field(default_factory=list)  # images new in this tree
+    removed: list = field(default_factory=list)
+    base_manifest: object = None
+    manifest: object = None
+    base_dockerfiles: dict = field(default_factory=dict)  # image -> rendered Dockerfile on the base side
+    base_locks: dict = field(default_factory=dict)  # (image, platform) -> LockFile of the base side
+
+    @property
+    def images(self) -> list:
+        return [*self.changed, *self.added]
+
+
+@contextlib.contextmanager
+def tree_of(root: Path, ref: str):
+    """The tree of `ref` in a temporary directory, extracted from `git archive`."""
+    result = subprocess.run(["git", "-C", str(root), "archive", "--format=tar", ref], capture_output=True)
+    if result.returncode:
+        raise UserError(f"cannot read git ref {ref!r}: {result.stderr.decode().strip().splitlines()[-1:]}",
+                        key="--base")
+    with tempfile.TemporaryDirectory(prefix="base-") as tmp:
+        with tarfile.open(fileobj=io.BytesIO(result.stdout)) as archive:
+            archive.extractall(tmp, filter="data")
+        yield Path(tmp)
+
+
+def all_inputs(root: Path, manifest) -> dict:
+    """(image, platform) -> build inputs, and image -> rendered Dockerfile, for one tree."""
+    env = dockerfile.environment(root / "templates")
+    inputs, rendered_dockerfiles = {}, {}
+    for image in manifest.images.values():
+        rendered = dockerfile.render_image(env, manifest, image)
+        rendered_dockerfiles[image.name] = rendered["Dockerfile"]
+        for platform in image.platforms:
+            inputs[(image.name, platform)] = build_inputs(root, image, platform, rendered, root)
+    return inputs, rendered_dockerfiles
+
+
+def compare(root: Path, base_ref: str) -> Change:
+    manifest = load_manifest(root / "pins.yaml")
+    now, _ = all_inputs(root, manifest)
+    change = Change(manifest=manifest)
+    with tree_of(root, base_ref) as base_root:
+        try:
+            change.base_manifest = load_manifest(base_root / "pins.yaml")
+            before, change.base_dockerfiles = all_inputs(base_root, change.base_manifest)
+            change.base_locks = {key: lockfile.read(lockfile.path_for(base_root, *key)) for key in before}
+        except (UserError, OSError, KeyError):
+            before = {}  # an unreadable base (another schema, a broken file): everything counts as changed
+    for (image, platform), inputs in now.items():
+        if not any(key[0] == image for key in before):
+            if image not in change.added:
+                change.added.append(image)
+            continue
+        old = before.get((image, platform), {})
+        differ = sorted(k for k in inputs.keys() | old.keys() if inputs.get(k) != old.get(k))
+        if differ:
+            change.changed.setdefault(image, {})[platform] = differ
+    change.removed = sorted({image for image, _ in before} - {image for image, _ in now})
+    return change
+
+
+def matrix(change: Change) -> dict:
+    """GitHub Actions matrix: one job per affected image and platform, on the runner that fits."""
+    include = []
+    for name in change.images:
+        image = change.manifest.images[name]
+        platforms = change.changed.get(name) or {p: [] for p in image.platforms}
+        for platform in image.platforms:
+            if platform not in platforms:
+                continue
+            include.append({"image": name, "platform": platform, "arch": arch_of(platform), "device": image.device,
+                            "runner": image.runner.name, "runs_on": image.runner.runs_on[platform]})
+    return {"include": include}

@@ -1,0 +1,33 @@
+"""`build.py lint-pins`: a changed pin must say why (and, when it reaches NPU images, link an issue)."""
+
+from __future__ import annotations
+
+
+def changed_pins(base_manifest, manifest) -> list:
+    """(name, old component or None, new component) for every pin whose value differs."""
+    base = base_manifest.components if base_manifest else {}
+    out = []
+    for name, comp in manifest.components.items():
+        old = base.get(name)
+        if old is None or _pin(old) != _pin(comp):
+            out.append((name, old, comp))
+    return out
+
+
+def _pin(comp) -> dict:
+    """What a pin is: its spec without the words about it."""
+    return {k: v for k, v in comp.spec.items() if k not in ("reason", "issue")}
+
+
+def problems(base_manifest, manifest) -> list:
+    found = []
+    for name, old, comp in changed_pins(base_manifest, manifest):
+        where = f"{manifest.doc.name}:{manifest.line(comp.keypath)}: components.{name}"
+        npu = [img for img in manifest.users_of(name) if manifest.images[img].device == "npu"]
+        if not comp.get("reason", "").strip():
+            found.append(f"{where}: changed pin has no reason")
+        elif old is not None and old.get("reason") == comp.get("reason"):
+            found.append(f"{where}: reason is unchanged since the base; say why this bump")
+        if npu and not comp.get("issue"):
+            found.append(f"{where}: reaches {', '.join(npu)}: an issue link is required")
+    return found

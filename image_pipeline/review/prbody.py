@@ -1,0 +1,197 @@
+"""`build.py pr-body`: the pull-request body a reviewer can act on, in Markdown.
+
+What changed (pins, old -> new, with links), why (reasons, issues, deliberate deviations),
+what it did to the locks (packages added, removed, moved, per image and platform), what the
+lock could not resolve here (externals), the rules checked, the affected images with their
+Dockerfile diff, and how it was verified (smoke results and verl's own tests from the CI
+artifacts), or the checklist of runs still owed (NPU images need an Ascend runner).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from .. import tables
+from ..lock import lockfile
+from ..manifest import rules
+from ..manifest.model import arch_of
+from ..smoke.runner import parse_metrics
+from . import policy
+from .affected import Change
+
+DIFF_LINES = 40
+LOCK_LINES = 25
+
+
+def body(root: Path, change: Change, artifacts: Path | None) -> str:
+    pins = policy.changed_pins(change.base_manifest, change.manifest)
+    parts = [_title(pins), _pin_table(pins), _why(pins, change.manifest), _locks(root, change),
+             _externals(root, change), _rules(change), _images(change), _verification(root, change, artifacts)]
+    return "\n\n".join(p for p in parts if p) + "\n"
+
+
+def _title(pins) -> str:
+    if not pins:
+        return "## Image change (no pin changed)"
+    names = ", ".join(f"{new.name} {old.summary if old else '(new)'} -> {new.summary}" for _, old, new in pins)
+    return f"## Pin bump: {names}"
+
+
+def _pin_table(pins) -> str:
+    if not pins:
+        return ""
+    rows = [[f"`{name}`", old.summary if old else "-", new.summary, f"[{new.source}]({new.link})"]
+            for name, old, new in pins]
+    return tables.markdown(["pin", "old", "new", "source"], rows)
+
+
+def _why(pins, manifest) -> str:
+    if not pins:
+        return ""
+    lines = ["### Why"]
+    for name, _, new in pins:
+        issue = f" ([issue]({new.get('issue')}))" if new.get("issue") else ""
+        lines.append(f"- **{name}**: {new.get('reason') or '_no reason given_'}{issue}")
+        for key, label in (("overrides", "overrides other packages' requirements"),
+                           ("deviates", "cpu stand-in deviates"), ("external", "not resolved here")):
+            if new.get(key):
+                lines.append(f"  - deliberate deviation ({label}): {new.get(key)}")
+    return "\n".join(lines)
+
+
+def _lock_delta(old, new) -> tuple:
+    before = {e.name: e.version for e in old.packages} if old else {}
+    after = {e.name: e.version for e in new.packages}
+    added = sorted(set(after) - set(before))
+    removed = sorted(set(before) - set(after))
+    moved = sorted(n for n in set(after) & set(before) if after[n] != before[n])
+    return [f"+ {n} {after[n]}" for n in added] + [f"- {n} {before[n]}" for n in removed] + \
+        [f"~ {n} {before[n]} -> {after[n]}" for n in moved]
+
+
+def _locks(root: Path, change: Change) -> str:
+    lines = ["### Lock changes (resolved by uv for every platform)"]
+    for name in change.images:
+        for platform in change.manifest.images[name].platforms:
+            new = lockfile.read(lockfile.path_for(root, name, platform))
+            if new is None:
+                lines.append(f"- `{name}` {platform}: **no lock**")
+                continue
+            delta = _lock_delta(change.base_locks.get((name, platform)), new)
+            shown = delta[:LOCK_LINES] + ([f"... {len(delta) - LOCK_LINES} more"] if len(delta) > LOCK_LINES else [])
+            summary = f"{len(new.packages)} packages, {len(delta)} changed"
+            lines.append(f"- `{name}` {platform}: {summary}" + ("" if delta else " (unchanged)"))
+            if delta:
+                lines += ["  ```", *(f"  {line}" for line in shown), "  ```"]
+    return "\n".join(lines) if len(lines) > 1 else ""
+
+
+def _externals(root: Path, change: Change) -> str:
+    rows = {}
+    for name in change.images:
+        for platform in change.manifest.images[name].platforms:
+            lock = lockfile.read(lockfile.path_for(root, name, platform))
+            for item in (lock.externals if lock else []):
+                row = rows.setdefault((item["component"], item["version"]),
+                                      [f"`{item['component']}` {item['version']}", item["reason"], set()])
+                row[2].add(f"{name} {arch_of(platform)}")
+    if not rows:
+        return ""
+    return ("### Not resolved here (externals: installed pinned, --no-deps)\n\n"
+            + tables.markdown(["pin", "why", "where"], [[r[0], r[1], ", ".join(sorted(r[2]))] for r in rows.values()]))
+
+
+def _rules(change: Change) -> str:
+    found = {rule_id for rule_id, _ in rules.violations(change.manifest)}
+    lines = ["### Compatibility rules checked"]
+    lines += [f"- [{' ' if rule_id in found else 'x'}] `{rule_id}`: {doc}" for rule_id, doc in rules.describe()]
+    return "\n".join(lines)
+
+
+def _images(change: Change) -> str:
+    lines = ["### Affected images"]
+    if not change.images and not change.removed:
+        return "\n".join(lines + ["None: no image's build inputs changed."])
+    rows = []
+    for name in change.images:
+        img = change.manifest.images[name]
+        platforms = change.changed.get(name) or {p: ["new image"] for p in img.platforms}
+        for platform, inputs in platforms.items():
+            rows.append([f"`{name}`" + (" (new)" if name in change.added else ""), platform, img.runner.name,
+                         f"`{change.manifest.repository}:{img.human_tag}`", ", ".join(inputs)])
+    rows += [[f"`{name}` (removed)", "", "", "", ""] for name in change.removed]
+    lines.append(tables.markdown(["image", "platform", "CI runner", "tag", "inputs that changed"], rows))
+    from ..render import dockerfile
+
+    env = dockerfile.environment(change.manifest.path.parent / "templates")
+    for name in change.changed:
+        new = dockerfile.render_image(env, change.manifest, change.manifest.images[name])["Dockerfile"]
+        diff = tables.unified_diff(change.base_dockerfiles.get(name, ""), new, f"images/{name}/Dockerfile").splitlines()
+        if diff:
+            shown = diff[:DIFF_LINES] + ([f"... {len(diff) - DIFF_LINES} more lines"] if len(diff) > DIFF_LINES else [])
+            lines += [f"<details><summary>images/{name}/Dockerfile</summary>", "", "```diff", *shown, "```",
+                      "</details>"]
+    return "\n".join(lines)
+
+
+def _verification(root: Path, change: Change, artifacts: Path | None) -> str:
+    lines = ["### Verification"]
+    pending = []
+    for name in change.images:
+        image = change.manifest.images[name]
+        for platform in image.platforms:
+            run = _latest(artifacts, name, platform, "results.json") if artifacts else None
+            if run is None:
+                pending.append(f"- [ ] `{name}` {platform}: build and smoke-test on `{image.runner.name}` "
+                               f"(`make image IMAGE={name} PLATFORM={platform}`)")
+            else:
+                lines.append(_run_line(root, name, image, platform, run))
+            tests = _latest(artifacts, f"{name}-verl-tests", platform, "summary.json") if artifacts else None
+            if tests is not None:
+                lines.append(_tests_line(name, platform, tests))
+    if pending:
+        lines += ["", "Still to run:" if len(lines) > 1 else "No smoke artifacts yet. To run:", *pending]
+    return "\n".join(lines)
+
+
+def _latest(artifacts: Path, name: str, platform: str, marker: str):
+    directory = artifacts / name
+    runs = sorted(p for p in directory.glob("*") if (p / marker).exists()) if directory.is_dir() else []
+    runs = [r for r in runs if _platform_of(r) in (platform, "")]
+    return runs[-1] if runs else None
+
+
+def _platform_of(run: Path) -> str:
+    meta = run / "run.json"
+    return json.loads(meta.read_text()).get("platform", "") if meta.exists() else ""
+
+
+def _run_line(root, name, image, platform, run: Path) -> str:
+    results = json.loads((run / "results.json").read_text())
+    values = _metrics(run / "metrics.txt")
+    counts = {}
+    for r in results:
+        counts[r["status"]] = counts.get(r["status"], 0) + 1
+    failed = [r["name"] for r in results if r["status"] == "FAIL"]
+    status = ("FAIL (" + ", ".join(failed) + ")") if failed else ("pass" if not counts.get("NOT RUN") else "incomplete")
+    parts = [f"- `{name}` {platform}: {status}, " + ", ".join(f"{n} {s}" for s, n in sorted(counts.items()))]
+    if "train.loss.last" in values:
+        baseline = root / "smoke_tests" / "baselines" / f"{name}.{image.device}.txt"
+        base = _metrics(baseline).get("train.loss.last")
+        parts.append(f"loss {values['train.loss.first']:.3f} -> {values['train.loss.last']:.3f}"
+                     + (f" (baseline {base:.3f})" if base is not None else " (no baseline)"))
+    for key, label in (("sync.collective.synthetic.gbps", "collective"), ("sync.mooncake.synthetic.gbps", "mooncake")):
+        if key in values:
+            parts.append(f"{label} {values[key]:.2f} GB/s")
+    return ", ".join(parts)
+
+
+def _tests_line(name, platform, run: Path) -> str:
+    summary = json.loads((run / "summary.json").read_text())
+    return (f"- `{name}` {platform}: verl {summary.get('verl', '?')}'s own tests: {summary['passed']} passed, "
+            f"{summary['failed']} failed, {summary['deselected']} deselected (listed with reasons)")
+
+
+def _metrics(path: Path) -> dict:
+    return parse_metrics(path.read_text()) if path.exists() else {}

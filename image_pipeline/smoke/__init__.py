@@ -1,0 +1,1 @@
+"""Run the in-image smoke suite from the host, keep its artifacts, and judge it."""

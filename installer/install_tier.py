@@ -1,0 +1,111 @@
+#!/usr/bin/env python3
+"""Install one tier (one image layer) into /opt/venv during `docker build`; never shipped.
+
+    python3 install_tier.py TIER_DIR
+
+TIER_DIR (bind-mounted from the build context) holds:
+  requirements.txt  the tier's locked packages, one `name==version --hash=sha256:...` per line
+  files/            their wheels and sdists, downloaded and verified on the host
+  sources.json      what is not resolved by the lock: pinned sdists built from source, index
+                    externals (installed pinned, --no-deps), git trees under src/ and wheels
+                    a builder stage made (mounted at /tmp/tier-built/<component>)
+No resolver runs here: every pip call is --no-index --no-deps, locked packages with
+--require-hashes. Compilers for source builds are installed and purged in this same step,
+so none reaches a layer.
+"""
+
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+VENV = os.environ.get("VERL_IMAGE_VENV", "/opt/venv")  # another venv only in the project's own tests
+PIP = [f"{VENV}/bin/python", "-m", "pip", "install", "--no-index", "--no-deps", "--no-build-isolation",
+       "--disable-pip-version-check", "--no-cache-dir", "--progress-bar", "off"]
+
+
+def run(cmd, env=None):
+    print("+ " + " ".join(cmd), flush=True)
+    result = subprocess.run(cmd, env={**os.environ, **(env or {})})
+    if result.returncode:
+        sys.exit(f"install_tier: `{' '.join(cmd[:6])} ...` failed with exit code {result.returncode}")
+
+
+def sha256(path: Path) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def missing(packages):
+    """The packages not installed yet: only those are installed for a build and purged after it."""
+    out = []
+    for package in packages:
+        status = subprocess.run(["dpkg-query", "-W", "-f=${Status}", package], capture_output=True, text=True)
+        if status.stdout.strip() != "install ok installed":
+            out.append(package)
+    return out
+
+
+def apt(packages, action):
+    if not packages:
+        return
+    if action == "install":
+        run(["apt-get", "update", "-q"])
+        run(["apt-get", "install", "-y", "-q", "--no-install-recommends", *packages])
+    else:
+        run(["apt-get", "purge", "-y", "-q", "--auto-remove", *packages])
+        shutil.rmtree("/var/lib/apt/lists", ignore_errors=True)
+        os.makedirs("/var/lib/apt/lists/partial", exist_ok=True)
+
+
+def install(tier: Path) -> None:
+    sources = json.loads((tier / "sources.json").read_text())
+    locked = [line for line in (tier / "requirements.txt").read_text().splitlines() if line.strip()]
+    build_packages = missing(sources.get("apt_build", [])) if sources.get("compile") else []
+    apt(build_packages, "install")
+    if locked:
+        run([*PIP, "--find-links", str(tier / "files"), "--require-hashes", "-r", str(tier / "requirements.txt")])
+    for item in sources.get("items", []):
+        install_item(tier, item, sources.get("soc_version", ""))
+    apt(build_packages, "purge")
+    print(f"install_tier: {tier.name}: {len(locked)} locked packages, {len(sources.get('items', []))} from source",
+          flush=True)
+
+
+def install_item(tier: Path, item: dict, soc_version: str) -> None:
+    env = dict(item.get("env", {}))
+    if item.get("soc_env"):
+        if not soc_version:
+            sys.exit(f"install_tier: {item['dist']} needs {item['soc_env']} but the image has no soc_version")
+        env[item["soc_env"]] = soc_version
+    if item["kind"] == "sdist":
+        path = tier / "files" / item["file"]
+        found = sha256(path)
+        if found != item["sha256"]:
+            sys.exit(f"install_tier: {item['file']} has sha256 {found}, pinned {item['sha256']}")
+        run([*PIP, str(path)], env)
+    elif item["kind"] == "index":
+        run([*PIP, "--find-links", str(tier / "files"), f"{item['dist']}=={item['version']}"], env)
+    elif item["kind"] == "built":
+        wheels = sorted(Path("/tmp/tier-built", item["component"]).glob("*.whl"))
+        if len(wheels) != 1:
+            sys.exit(f"install_tier: the builder stage of {item['component']} left {len(wheels)} wheels, not one")
+        run([*PIP, str(wheels[0])], env)
+    elif item["kind"] == "git":
+        source = tier / "src" / item["component"]
+        work = Path("/tmp/build-src") / item["component"]
+        shutil.copytree(source, work)  # the bind mount is read-only; builds write into their tree
+        run([*PIP, str(work)], env)
+        shutil.rmtree(work)
+    else:
+        sys.exit(f"install_tier: unknown source kind {item['kind']!r}")
+
+
+if __name__ == "__main__":
+    install(Path(sys.argv[1]))

@@ -1,0 +1,124 @@
+#!/usr/bin/env python3
+"""The last step of every image build: the installed stack is the pinned one; never shipped.
+
+    python3 verify.py PINS_JSON
+
+  versions   every distribution pins.json names is installed at its pinned release
+  pip check  the installed set is consistent, except requirements on a distribution that
+             pins.yaml overrides (numpy 1.26 under packages asking numpy>=2) or leaves out on
+             purpose (`without`: e.g. triton, which xgrammar pulls in for GPUs)
+  ldd        (NPU images) every native extension in the venv finds its shared libraries, except
+             the driver libraries mounted into the container at run time (pins.json names them)
+A failure fails the build, so a later install that moved an earlier pin never gets a tag.
+"""
+
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+VENV_PYTHON = "/opt/venv/bin/python"
+
+
+def installed_versions() -> dict:
+    out = subprocess.run([VENV_PYTHON, "-m", "pip", "list", "--format", "json", "--disable-pip-version-check"],
+                         capture_output=True, text=True, check=True).stdout
+    return {canonical(p["name"]): p["version"] for p in json.loads(out)}
+
+
+def canonical(name: str) -> str:
+    return re.sub(r"[-_.]+", "-", name).lower()
+
+
+def same_release(have: str, want: str) -> bool:
+    """2.13.0+cpu is the 2.13.0 release; 2.13.1 is not."""
+    return have == want or have.split("+", 1)[0] == want.split("+", 1)[0] and "+" not in want
+
+
+def check_versions(pins: dict, installed: dict) -> list:
+    problems = []
+    for role, comps in pins["stack"].items():
+        for comp in comps:
+            want = comp.get("version")
+            have = installed.get(canonical(comp["dist"]))
+            if have is None:
+                problems.append(f"{role}: {comp['dist']} is not installed (pinned {want or comp.get('commit')})")
+            elif want and not same_release(have, want):
+                problems.append(f"{role}: {comp['dist']} is {have}, pinned {want}")
+    for comp in pins.get("constraints", []):
+        have = installed.get(canonical(comp["dist"]))
+        if have is not None and comp.get("version") and not same_release(have, comp["version"]):
+            problems.append(f"constraint: {comp['dist']} is {have}, pinned {comp['version']}")
+    return problems
+
+
+def check_consistency(pins: dict) -> list:
+    overridden = {canonical(name) for name in pins.get("overrides", [])}
+    left_out = {canonical(name) for name in pins.get("without", [])}
+    result = subprocess.run([VENV_PYTHON, "-m", "pip", "check", "--disable-pip-version-check"],
+                            capture_output=True, text=True)
+    problems = []
+    for line in result.stdout.splitlines():
+        match = re.match(r"(\S+) \S+ (?:has requirement|requires) (\S+?)[<>=!~ ,;]", line + " ")
+        if match and canonical(match.group(2)) in overridden:
+            print(f"verify: allowed (pins.yaml overrides {match.group(2)}): {line}")
+            continue
+        missing = re.match(r"\S+ \S+ requires (\S+), which is not installed", line)
+        if missing and canonical(missing.group(1)) in left_out:
+            print(f"verify: allowed (pins.yaml leaves {missing.group(1)} out): {line}")
+            continue
+        if line.startswith("No broken requirements"):
+            continue
+        problems.append(f"pip check: {line}")
+    return problems
+
+
+def native_extensions(root: Path):
+    for path in root.rglob("*.so*"):
+        if path.is_file() and not path.is_symlink():
+            yield path
+
+
+def check_libraries(pins: dict) -> list:
+    """NPU images: ldd of every native extension; libraries packages load for each other (torch's
+    libtorch.so for its extensions) are searched where they live in site-packages."""
+    if pins["device"] != "npu":
+        return []
+    mounted = set(pins.get("mounted_libraries", []))
+    site = Path(subprocess.run([VENV_PYTHON, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+                               capture_output=True, text=True, check=True).stdout.strip())
+    extensions = list(native_extensions(site))
+    search = sorted({str(path.parent) for path in extensions})
+    env = dict(os.environ, LD_LIBRARY_PATH=":".join([os.environ.get("LD_LIBRARY_PATH", ""), *search]))
+    problems, checked = [], 0
+    for path in extensions:
+        result = subprocess.run(["ldd", str(path)], capture_output=True, text=True, env=env)
+        if "not a dynamic executable" in result.stdout + result.stderr:
+            continue
+        checked += 1
+        for line in result.stdout.splitlines():
+            if "=> not found" in line:
+                library = line.split("=>")[0].strip()
+                if library not in mounted:
+                    problems.append(f"ldd: {path.relative_to(site)} needs {library}, which is not in the image")
+    print(f"verify: ldd checked {checked} native extensions", flush=True)
+    return problems
+
+
+def main(pins_path: str) -> int:
+    pins = json.loads(Path(pins_path).read_text())
+    problems = check_versions(pins, installed_versions()) + check_consistency(pins) + check_libraries(pins)
+    for problem in problems:
+        print(f"verify: {problem}", file=sys.stderr)
+    if problems:
+        print(f"verify: {len(problems)} problem(s): the image does not hold the pinned stack", file=sys.stderr)
+        return 1
+    print("verify: pinned versions installed, requirements consistent, native libraries resolve", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    os.environ.setdefault("LANG", "C.UTF-8")
+    sys.exit(main(sys.argv[1]))

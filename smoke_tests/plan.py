@@ -1,0 +1,39 @@
+"""The checks table (checks.json) and which checks a run selects. Importing this needs no torch."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+CHECKS_FILE = Path(__file__).with_name("checks.json")
+FAULTS = {fault["name"]: fault for fault in json.loads(CHECKS_FILE.read_text())["faults"]}
+
+
+@dataclass(frozen=True)
+class Check:
+    name: str
+    run: str  # module:function
+    device: bool  # needs the image's device
+    timeout_s: float
+    proves: str
+    devices: tuple = ("cpu", "npu")
+    kind: str = "check"  # check | measurement
+    optional: bool = False
+
+
+def load_checks() -> list:
+    raw = json.loads(CHECKS_FILE.read_text())["checks"]
+    return [Check(**{**item, "devices": tuple(item.get("devices", ("cpu", "npu")))}) for item in raw]
+
+
+def select(checks: list, device: str, only: str, extended: bool) -> list:
+    """The checks of a run: those for the image's device, narrowed by --only (names or prefixes)."""
+    applicable = [c for c in checks if device in c.devices]
+    if not only:
+        return [c for c in applicable if extended or not c.optional]
+    wanted = [w.strip() for w in only.split(",") if w.strip()]
+    unknown = [w for w in wanted if not any(c.name == w or c.name.startswith(w + ".") for c in checks)]
+    if unknown:
+        raise ValueError(f"no check matches {', '.join(unknown)!r}")
+    return [c for c in applicable if any(c.name == w or c.name.startswith(w + ".") for w in wanted)]

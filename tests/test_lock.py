@@ -1,0 +1,146 @@
+"""The locks: offline staleness and requirement checks, and (marked `network`) real resolution.
+
+Expected values come from pins.yaml and the committed locks, never spelled out here.
+"""
+
+import json
+import re
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+from packaging.requirements import Requirement
+from packaging.version import Version
+
+from image_pipeline.lock import check, lockfile
+from image_pipeline.lock.resolve import uv_version
+from image_pipeline.manifest.model import PLATFORM_ARCH
+
+from conftest import REPO, copy_repo, edit, manifest, run_build, tree_snapshot
+
+M = manifest()
+
+
+def lock_of(image, platform):
+    return lockfile.read(lockfile.path_for(REPO, image, platform))
+
+
+def test_every_image_has_a_fresh_lock_for_each_platform():
+    assert check.stale(M, REPO, uv_version()) == []
+    for image in M.images.values():
+        for platform in image.platforms:
+            lock = lock_of(image.name, platform)
+            assert (lock.image, lock.platform, lock.python) == (image.name, platform, image.python)
+
+
+def test_npu_locks_hold_upstreams_tested_stack():
+    """torch, torch-npu, vllm-ascend and the Mooncake NPU wheel, for both platforms, at the image's python."""
+    for name in ("npu-a2", "npu-a3"):
+        image = M.images[name]
+        for platform in image.platforms:
+            lock = lock_of(name, platform)
+            versions = {e.name: e.version for e in lock.packages}
+            versions.update({x["dist"]: x["version"] for x in lock.externals})
+            for role in ("torch", "torch_npu", "vllm_ascend", "mooncake"):
+                comp = image.role(role)
+                assert versions[comp.dist] == comp.version_for(platform), (name, platform, role)
+            assert lock.python == image.python
+
+
+def test_every_locked_file_has_a_sha256_and_fits_its_platform():
+    for image in M.images.values():
+        for platform in image.platforms:
+            for entry in lock_of(image.name, platform).packages:
+                assert re.fullmatch(r"[0-9a-f]{64}", entry.artifact.sha256), entry.name
+                if entry.artifact.kind == "wheel" and "none-any" not in entry.artifact.name:
+                    assert PLATFORM_ARCH[platform] in entry.artifact.name or "abi3" in entry.artifact.name, entry
+
+
+def test_a_pin_change_makes_the_lock_stale_for_the_drift_gate(repo_copy):
+    torch = M.components["torch-cpu"]  # the cpu image's own torch (the NPU images pin another)
+    moved = f"{Version(torch.version).major}.{Version(torch.version).minor}.9"
+    edit(repo_copy / "pins.yaml", f"version: {torch.version}\n    builds", f"version: {moved}\n    builds")
+    run_build("render", root=repo_copy, check=True)
+    result = run_build("render", "--check", root=repo_copy)
+    assert result.returncode == 1
+    assert "images/cpu/pylock.linux-amd64.toml: stale against pins.yaml" in result.stdout
+    assert "images/cpu/pylock.linux-arm64.toml: stale against pins.yaml" in result.stdout
+    assert "npu-a3" not in result.stdout
+
+
+def _other_torch():
+    """A torch release line that the locked vllm-ascend does not accept."""
+    entry = lock_of("npu-a3", "linux/arm64").by_name()["vllm-ascend"]
+    wanted = next(Requirement(r) for r in entry.requires if Requirement(r).name == "torch")
+    pinned = Version(M.components["torch"].version)
+    other = f"{pinned.major}.{pinned.minor + 3}.0"
+    assert not wanted.specifier.contains(other)
+    return wanted, other
+
+
+def test_a_pin_the_locked_packages_reject_stops_render_with_both_requirements(repo_copy):
+    wanted, other = _other_torch()
+    pins = repo_copy / "pins.yaml"
+    for comp in ("torch", "torch_npu"):
+        version = M.components[comp].version
+        edit(pins, f"depName={M.components[comp].dist}\n    version: {version}",
+             f"depName={M.components[comp].dist}\n    version: {other}")
+    before = tree_snapshot(repo_copy / "images")
+    for command in (["render"], ["lock", "--image", "npu-a3"]):
+        result = run_build(*command, root=repo_copy)
+        assert result.returncode == 2, result.stderr
+        line = result.stderr.strip()
+        assert "\n" not in line and "Traceback" not in line
+        assert re.search(rf"vllm-ascend \S+ requires torch{re.escape(str(wanted.specifier))}; pins\.yaml:\d+ pins "
+                         rf"torch {re.escape(other)}", line), line
+        assert tree_snapshot(repo_copy / "images") == before
+
+
+def test_the_same_bump_is_refused_and_touches_nothing(repo_copy):
+    _, other = _other_torch()
+    before = tree_snapshot(repo_copy)
+    result = run_build("bump", "torch", other, "--also", f"torch_npu={other}", "--reason", "r", "--issue",
+                       "https://example.org/i", root=repo_copy)
+    assert result.returncode == 2
+    assert "vllm-ascend" in result.stderr and f"pins torch {other}" in result.stderr
+    assert tree_snapshot(repo_copy) == before
+
+
+# ---------------------------------------------------------------- real resolution (network)
+
+@pytest.mark.network
+def test_lock_reproduces_the_committed_locks_byte_for_byte():
+    result = run_build("lock", "--check")
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr
+    assert "reproduce byte for byte" in result.stdout
+
+
+def _hash_requirements(lock) -> str:
+    return "".join(f"{e.name}=={e.version} --hash=sha256:{e.artifact.sha256}\n" for e in lock.packages
+                   if e.artifact.kind == "wheel")
+
+
+@pytest.mark.network
+@pytest.mark.parametrize("image,platform", [(n, p) for n in ("npu-a2", "npu-a3") for p in M.images[n].platforms])
+def test_pip_accepts_each_npu_lock_for_its_platform_with_hashes_required(tmp_path, image, platform):
+    """pip (not uv) takes every locked wheel for the target, hash-checked; externals (not resolved here)
+    and sdists (built in the image) are left out."""
+    lock = lock_of(image, platform)
+    requirements = tmp_path / "requirements.txt"
+    requirements.write_text(_hash_requirements(lock))
+    arch = PLATFORM_ARCH[platform]
+    glibc = int(lock.uv_platform.rsplit("_", 1)[1])
+    cmd = [sys.executable, "-m", "pip", "install", "--dry-run", "--isolated", "--no-deps", "--require-hashes",
+           "--only-binary", ":all:", "--python-version", lock.python, "--implementation", "cp",
+           "--target", str(tmp_path / "target"), "--cache-dir", str(REPO / ".cache" / "pip"),
+           "--report", str(tmp_path / "report.json"), "-r", str(requirements),
+           *(f"--platform=manylinux_2_{m}_{arch}" for m in range(glibc, 16, -1)),
+           f"--platform=manylinux2014_{arch}", f"--platform=linux_{arch}"]
+    result = subprocess.run(cmd, capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr[-3000:]
+    report = json.loads((tmp_path / "report.json").read_text())
+    installed = {item["metadata"]["name"].lower().replace("_", "-") for item in report["install"]}
+    assert {"torch-npu", "vllm-ascend", "mooncake-transfer-engine-npu"} <= installed
+    assert len(report["install"]) == requirements.read_text().count("\n")

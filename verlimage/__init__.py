@@ -1,1 +1,0 @@
-"""verl Ascend image build system: pins manifest, render, engine, smoke, bump."""
