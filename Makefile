@@ -1,6 +1,7 @@
 # The two commands a fresh machine needs: `make image` and `make test`. See README.md.
 IMAGE ?=
 PLATFORM ?=
+IMAGE_ARGS ?=
 PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
@@ -21,7 +22,7 @@ help:
 
 image: venv
 	$(BUILD) engine $(PLATFORM_FLAG)
-	$(BUILD) image $(IMAGE) $(PLATFORM_FLAG)
+	$(BUILD) image $(IMAGE) $(PLATFORM_FLAG) $(IMAGE_ARGS)
 
 test: venv tools engine registry
 	$(PY) -m pytest

@@ -1,14 +1,14 @@
 #!/usr/bin/env python3
-"""Cold build, no-op rebuild and image size: this build system vs a hand-written single Dockerfile.
+"""Cold build, no-op rebuild and image size: build.py vs the hand-written Dockerfile, same run.
 
-    python benchmarks/build_times.py [IMAGE]
+    python benchmarks/build_times.py
 
-Needs the engine, the base and the wheelhouse (`make image` once). The cold builds run with the
-layer cache off; the no-op rebuild is what `make image` does when nothing changed (for the
-hand-written file: `docker build` again, all steps cached).
+For the default (cpu) image on this host's platform; needs the engine and network (PyPI). Both
+cold builds start from an empty layer cache and download everything they install (build.py into an
+empty wheelhouse cache); the base image is the same one for both. The no-op rebuild is what
+`make image` does when nothing changed; for the hand-written file, `docker build` again.
 """
 
-import shutil
 import sys
 import tempfile
 import time
@@ -16,9 +16,14 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
+sys.path.insert(0, str(REPO / "benchmarks"))
 
-from verlimage import engine, netprofile, pipeline, smoke, wheelhouse  # noqa: E402
-from verlimage.manifest import load_manifest  # noqa: E402
+import handwritten  # noqa: E402
+from image_pipeline import network  # noqa: E402
+from image_pipeline.build import engine, pipeline, wheelhouse  # noqa: E402
+from image_pipeline.manifest import load_manifest  # noqa: E402
+
+QUIET = {"log": lambda _: None}
 
 
 def timed(func):
@@ -27,59 +32,46 @@ def timed(func):
     return time.perf_counter() - started, result
 
 
-def size_gb(api, reference):
-    return api.images.get(reference).attrs["Size"] / 1e9
-
-
-def build_raw(api, directory, tag, nocache):
-    stream = api.api.build(path=str(directory), tag=tag, network_mode="host", rm=True, forcerm=True,
-                           decode=True, nocache=nocache)
-    for chunk in stream:
-        if "error" in chunk:
-            raise SystemExit(f"build failed: {chunk['error']}")
-
-
 def main():
-    name = sys.argv[1] if len(sys.argv) > 1 else "cpu"
     api = engine.client()
     manifest = load_manifest(REPO / "pins.yaml")
-    image = manifest.image(name)
-    profile = netprofile.from_host()
-    ctx, tags, base_id = pipeline.prepare(api, manifest, image, REPO, profile, log=lambda line: None)
-    labels = pipeline.oci_labels(manifest, image, REPO, ctx.content_hash, base_id)
-    buildargs = {"BASE_IMAGE": image.base.reference}
-
-    def our_cold():
-        stream = api.api.build(path=str(ctx.directory), tag="bench:ours", network_mode="host", rm=True,
-                               forcerm=True, decode=True, nocache=True, labels=labels, buildargs=buildargs)
-        for chunk in stream:
-            if "error" in chunk:
-                raise SystemExit(chunk["error"])
-
-    cold_ours, _ = timed(our_cold)
-    noop_ours, outcome = timed(lambda: pipeline.run(
-        api, manifest, image, REPO, profile, log=lambda line: None,
-        smoke_runner=lambda ref: smoke.run(api, image.name, ref, echo=False)))
-    promoted = outcome.tags.final
-
+    image, platform, profile = manifest.default_image, engine.host_platform(), network.from_host()
     with tempfile.TemporaryDirectory() as tmp:
-        context_dir = Path(tmp)
-        shutil.copyfile(REPO / "benchmarks/handwritten/Dockerfile", context_dir / "Dockerfile")
-        shutil.copyfile(profile.ca_bundle or "/etc/ssl/certs/ca-certificates.crt", context_dir / "ca.crt")
-        torch_wheel = next(wheelhouse.wheelhouse_dir(image, wheelhouse.host_platform()).glob("torch-*.whl"))
-        shutil.copyfile(torch_wheel, context_dir / "torch.whl")
-        cold_hand, _ = timed(lambda: build_raw(api, context_dir, "bench:handwritten", nocache=True))
-        noop_hand, _ = timed(lambda: build_raw(api, context_dir, "bench:handwritten", nocache=False))
-
-    print(f"image {name} on this machine ({wheelhouse.host_platform()})\n")
+        cache = Path(tmp)
+        prepared = pipeline.prepare(api, manifest, image, platform, REPO, profile, cache=REPO / ".cache", **QUIET)
+        cold_ours, ours = timed(lambda: pipeline.build_candidate(api, manifest, image, platform, REPO, profile, prepared,
+                                                                 plain=True, no_cache=True, cache=cache, **QUIET))
+        house = wheelhouse.fetch(manifest, image, platform, REPO, profile, cache, **QUIET)
+        torch = image.on(platform).role("torch")
+        wheel = house.files.get(torch.dist) or house.externals[torch.name]
+        context = handwritten.context(manifest, image, platform, wheel, cache / "handwritten")
+        cold_hand, _ = timed(lambda: handwritten.build(context, "bench:handwritten", platform, no_cache=True))
+        noop_hand, _ = timed(lambda: handwritten.build(context, "bench:handwritten", platform, no_cache=False))
+    noop_ours, _ = timed(lambda: pipeline.run(api, manifest, image, platform, REPO, profile, cache=REPO / ".cache",
+                                              smoke_runner=_never, **QUIET) if _promoted(api, prepared) else None)
+    print(f"image {image.name} on {platform}\n")
     print("| build | cold build s | no-op rebuild s | image GB | tested before tagging |")
     print("|---|---|---|---|---|")
-    print(f"| build.py image (multi-stage, wheelhouse) | {cold_ours:.0f} | {noop_ours:.1f} | "
-          f"{size_gb(api, promoted):.2f} | yes (smoke suite) |")
-    print(f"| hand-written single Dockerfile | {cold_hand:.0f} | {noop_hand:.1f} | "
-          f"{size_gb(api, 'bench:handwritten'):.2f} | no (`pip list`) |")
-    for tag in ("bench:ours", "bench:handwritten"):
-        api.images.remove(tag, force=True)
+    print(f"| build.py image (lock, wheelhouse, BuildKit, tiers) | {cold_ours:.0f} | {noop_ours:.1f} | "
+          f"{_size(api, ours):.2f} | yes (smoke suite) |")
+    print(f"| hand-written Dockerfile (pip from the network) | {cold_hand:.0f} | {noop_hand:.1f} | "
+          f"{_size(api, 'bench:handwritten'):.2f} | no (`pip list`) |")
+    api.images.remove(prepared[3].candidate, noprune=True)
+    api.images.remove("bench:handwritten")
+
+
+def _promoted(api, prepared) -> bool:
+    if engine.image_id(api, prepared[3].final) is None:
+        raise SystemExit(f"{prepared[3].final} is not built: run `make image` first (the no-op rebuild needs it)")
+    return True
+
+
+def _never(reference):
+    raise SystemExit("the no-op rebuild ran the smoke suite: the content tag should have matched")
+
+
+def _size(api, reference) -> float:
+    return api.images.get(reference).attrs["Size"] / 1e9
 
 
 if __name__ == "__main__":

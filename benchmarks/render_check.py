@@ -14,15 +14,15 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from verlimage import render  # noqa: E402
-from verlimage.manifest import load_manifest  # noqa: E402
+from image_pipeline.cli import readme_blocks  # noqa: E402
+from image_pipeline.manifest import load_manifest  # noqa: E402
+from image_pipeline.render import tree  # noqa: E402
 
 
 def own_work() -> float:
     started = time.perf_counter()
     manifest = load_manifest(REPO / "pins.yaml")
-    outputs = render.render_all(manifest)
-    problems = render.drift(outputs, manifest)
+    problems = tree.drift(tree.render_all(manifest, REPO, readme_blocks()), manifest, REPO)
     elapsed = time.perf_counter() - started
     assert not problems, "the tree has drifted: run `make render` first"
     return elapsed
@@ -45,7 +45,7 @@ def main():
     args = parser.parse_args()
     own_work()  # warm imports and template cache out of the first sample
     images = len(load_manifest(REPO / "pins.yaml").images)
-    print(f"render --check over {images} images (+ README blocks)\n")
+    print(f"render --check over {images} images (+ README blocks and lock fingerprints)\n")
     print("| measurement | runs | min ms | median ms | max ms |")
     print("|---|---|---|---|---|")
     print(row("load + validate + render + diff (in process)", [own_work() for _ in range(args.repeat)]))

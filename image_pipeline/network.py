@@ -1,9 +1,9 @@
 """The network profile: where downloads go, what they trust, and the mirrors of pinned indexes.
 
-Taken from the host (pip's resolved configuration) unless a flag says otherwise. The lock
-and the host-side downloads use it directly; a Docker build only gets it as a BuildKit
-secret (pip.conf and CA, mounted for the one RUN that downloads, never in a layer) and the
-apt mirror as a build-arg, which is refused if it carries credentials.
+Taken from the host (pip's resolved configuration) unless a flag says otherwise. Only the
+lock and the host-side downloads use it: a Docker build installs from bind-mounted, hash-checked
+files and never downloads a Python package, so it gets nothing of the profile but the apt
+mirror, as a build-arg that is refused if it carries credentials.
 
 Mirrors replace a pinned index (pins.yaml `indexes`) with a location that serves the same
 files: a URL (a PEP 503 simple index) or a directory (a flat index, like pip's find-links).
@@ -24,7 +24,6 @@ from urllib.parse import urlsplit
 
 from .errors import UserError
 
-CONTAINER_CA = "/run/secrets/ca.crt"
 DEFAULT_CA_BUNDLES = ("/etc/ssl/certs/ca-certificates.crt", "/etc/pki/tls/certs/ca-bundle.crt")
 
 
@@ -33,7 +32,6 @@ class NetProfile:
     index_url: str = ""
     extra_index_urls: list = field(default_factory=list)
     find_links: list = field(default_factory=list)
-    trusted_hosts: list = field(default_factory=list)
     ca_bundle: str = ""
     apt_mirror: str = ""
     explicit_mirrors: dict = field(default_factory=dict)  # index name -> location (--mirror NAME=URL)
@@ -61,20 +59,6 @@ class NetProfile:
                 found.append(parts.username)
         return found
 
-    def pip_conf(self) -> str:
-        """pip.conf for a build step that downloads: only indexes a container can reach."""
-        lines = ["[global]"]
-        if _remote(self.index_url):
-            lines.append(f"index-url = {self.index_url}")
-        extras = [u for u in self.extra_index_urls if _remote(u)]
-        if extras:
-            lines.append("extra-index-url = " + " ".join(extras))
-        if self.trusted_hosts:
-            lines.append("trusted-host = " + " ".join(self.trusted_hosts))
-        if self.ca_bundle:
-            lines.append(f"cert = {CONTAINER_CA}")
-        return "\n".join(lines) + "\n"
-
     def buildargs(self) -> dict:
         return {"APT_MIRROR": self.apt_mirror} if self.apt_mirror else {}
 
@@ -95,7 +79,6 @@ def from_host(*, index_url=None, extra_index_urls=None, ca_bundle=None, apt_mirr
         extra_index_urls=list(extra_index_urls) if extra_index_urls is not None
         else config.get("extra-index-url", "").split(),
         find_links=[p for p in config.get("find-links", "").split() if Path(p).is_dir()],
-        trusted_hosts=config.get("trusted-host", "").split(),
         ca_bundle=ca_bundle if ca_bundle is not None else _host_ca(config),
         apt_mirror=apt_mirror or "",
         explicit_mirrors=dict(_mirror_pair(m) for m in mirrors),

@@ -14,6 +14,7 @@ A failure fails the build, so a later install that moved an earlier pin never ge
 
 import json
 import os
+import platform
 import re
 import subprocess
 import sys
@@ -37,10 +38,17 @@ def same_release(have: str, want: str) -> bool:
     return have == want or have.split("+", 1)[0] == want.split("+", 1)[0] and "+" not in want
 
 
+def this_platform() -> str:
+    """The docker platform this build runs as (pins.json marks components meant for one platform)."""
+    return "linux/" + {"x86_64": "amd64", "aarch64": "arm64"}.get(platform.machine(), platform.machine())
+
+
 def check_versions(pins: dict, installed: dict) -> list:
     problems = []
     for role, comps in pins["stack"].items():
         for comp in comps:
+            if this_platform() not in comp.get("platforms", [this_platform()]):
+                continue
             want = comp.get("version")
             have = installed.get(canonical(comp["dist"]))
             if have is None:

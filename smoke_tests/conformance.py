@@ -8,6 +8,7 @@ import importlib.metadata as md
 import inspect
 import json
 import os
+import platform
 import sys
 from dataclasses import MISSING, fields, is_dataclass
 from pathlib import Path
@@ -38,8 +39,11 @@ def versions(ctx):
     lines.append(f"python {have_python} (pinned {pins['python']})")
     if have_python != pins["python"]:
         problems.append(f"python is {have_python}, pinned {pins['python']}")
+    here = "linux/" + {"x86_64": "amd64", "aarch64": "arm64"}.get(platform.machine(), platform.machine())
     for role, comps in pins["stack"].items():
         for comp in comps:
+            if here not in comp.get("platforms", [here]):
+                continue  # the build of another platform (pins.json lists every platform's)
             want = comp.get("version")
             try:
                 have = md.version(comp["dist"])

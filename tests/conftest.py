@@ -4,8 +4,11 @@
 from __future__ import annotations
 
 import shutil
+import socket
 import subprocess
 import sys
+import time
+import urllib.request
 from pathlib import Path
 
 import pytest
@@ -14,7 +17,7 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 COPIED = ("pins.yaml", "templates", "images", "README.md", ".hadolint.yaml", "patches", "payload", "smoke_tests",
-          "installer")
+          "installer", "records")
 
 
 def copy_repo(target: Path) -> Path:
@@ -22,7 +25,7 @@ def copy_repo(target: Path) -> Path:
     for name in COPIED:
         source = REPO / name
         if source.is_dir():
-            shutil.copytree(source, target / name, ignore=shutil.ignore_patterns("__pycache__"))
+            shutil.copytree(source, target / name, ignore=shutil.ignore_patterns("__pycache__"), dirs_exist_ok=True)
         elif source.exists():
             shutil.copyfile(source, target / name)
     return target
@@ -81,7 +84,8 @@ def build_promoted(api, platform: str | None = None, root: Path = REPO):
     m = load_manifest(root / "pins.yaml")
     image = m.default_image
     platform = platform or engine.host_platform()
-    return pipeline.run(api, m, image, platform, root, network.from_host(), plain=True, cache=REPO / ".cache",
+    # wait=True: .ci/run builds the arm64 image in the background while the tests start
+    return pipeline.run(api, m, image, platform, root, network.from_host(), plain=True, cache=REPO / ".cache", wait=True,
                         smoke_runner=lambda ref: runner.run(api, image.name, ref, artifacts=REPO / "artifacts",
                                                             platform=platform))
 
@@ -91,3 +95,54 @@ def cpu_image(engine_client):
     outcome = build_promoted(engine_client)
     assert outcome.promoted, f"the cpu image failed its smoke suite: {outcome.smoke and outcome.smoke.reason}"
     return outcome
+
+
+@pytest.fixture(scope="session")
+def cpu_image_arm64(engine_client):
+    """The cpu image for linux/arm64: on an x86 host built and smoke-tested under QEMU (README: multi-arch)."""
+    outcome = build_promoted(engine_client, platform="linux/arm64")
+    assert outcome.promoted, f"the arm64 cpu image failed its smoke suite: {outcome.smoke and outcome.smoke.reason}"
+    return outcome
+
+
+# ---------------------------------------------------------------- a real registry on loopback
+
+class LoopbackRegistry:
+    """One docker-registry process on 127.0.0.1; restartable read-only over the same storage."""
+
+    def __init__(self, directory):
+        self.directory = directory
+        self.port = _free_port()
+        self.address = f"127.0.0.1:{self.port}"
+        self.process = None
+
+    def start(self, read_only=False):
+        self.stop()
+        maintenance = "  maintenance:\n    readonly:\n      enabled: true\n" if read_only else ""
+        config = self.directory / "config.yml"
+        config.write_text(f"version: 0.1\nstorage:\n  filesystem:\n    rootdirectory: {self.directory / 'data'}\n"
+                          f"{maintenance}http:\n  addr: {self.address}\n")
+        binary = shutil.which("docker-registry")
+        assert binary, "docker-registry is not installed: `make test` installs it (apt-get install docker-registry)"
+        self.process = subprocess.Popen([binary, "serve", str(config)], stdout=subprocess.DEVNULL,
+                                        stderr=subprocess.DEVNULL)
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            try:
+                urllib.request.urlopen(f"http://{self.address}/v2/", timeout=2).close()
+                return self
+            except OSError:
+                time.sleep(0.2)
+        raise AssertionError(f"docker-registry on {self.address} did not answer")
+
+    def stop(self):
+        if self.process:
+            self.process.terminate()
+            self.process.wait(10)
+            self.process = None
+
+
+def _free_port():
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]

@@ -152,6 +152,12 @@ CASES = [
      "components.vllm-ascend-source.build", "vllm-ascend-source-soc", "build:"),
     ("rule-npu-base-env", delete(("components", "cann-9.1.0-a3", "env_scripts")), "components.cann-9.1.0-a3",
      "npu-base-env", "cann-9.1.0-a3:"),
+    ("per-platform-role-misses-a-platform", delete(("images", "cpu", "stack", "torch", "linux/arm64")),
+     "images.cpu.stack.torch", "name one component per platform", "torch:"),
+    ("per-platform-role-unknown-platform", substitute("        linux/arm64: torch\n", "        linux/arm64: torch\n        linux/s390x: torch\n"),
+     "images.cpu.stack.torch", "name one component per platform", "torch:"),
+    ("rule-tag-names-a-per-platform-role", set_value(("images", "cpu", "tag"), "cpu-py{python}-torch{torch}"),
+     "images.cpu.tag", "installs another component per platform", "tag:"),
     ("rule-alternative-fit", set_value(("components", "mooncake-npu-source", "alternative_to"), "vllm-ascend"),
      "components.mooncake-npu-source.alternative_to", "alternatives-fit", "alternative_to:"),
 ]

@@ -3,10 +3,11 @@
 import json
 import re
 import subprocess
+import sys
 
-import yaml
+from ruamel.yaml import YAML
 
-from verlimage.manifest import load_manifest
+from image_pipeline.manifest import load_manifest
 
 from conftest import REPO
 
@@ -27,17 +28,63 @@ def test_actionlint_catches_a_broken_workflow(tmp_path):
     assert result.returncode == 1 and "chek" in result.stdout
 
 
-def test_workflow_runs_the_gates_and_builds_affected_images_on_the_right_runners():
-    flow = yaml.safe_load(WORKFLOW.read_text())
+def _flow():
+    return YAML(typ="safe").load(WORKFLOW.read_text())
+
+
+def _runs(job):
+    return [step.get("run", "") for step in job["steps"]]
+
+
+def test_workflow_runs_the_gates_and_builds_affected_images_per_platform_on_the_right_runners():
+    flow = _flow()
     jobs = flow["jobs"]
     steps = " ".join(json.dumps(job["steps"]) for job in jobs.values())
-    for needle in ("make check", "build.py lint-pins", "build.py matrix", "make image IMAGE=", "build.py pr-body",
-                   "build.py publish", "actions/upload-artifact", "GITHUB_STEP_SUMMARY"):
+    for needle in ("make check", "build.py lint-pins", "build.py matrix", "make image IMAGE=", "PLATFORM=",
+                   "build.py pr-body", "build.py push", "build.py merge", "actions/upload-artifact",
+                   "GITHUB_STEP_SUMMARY"):
         assert needle in steps, needle
-    assert jobs["cpu"]["runs-on"] == "ubuntu-latest"
-    assert jobs["npu"]["runs-on"] == "${{ matrix.runs_on }}"
+    for job in ("cpu", "npu"):
+        assert jobs[job]["runs-on"] == "${{ matrix.runs_on }}"  # pins.yaml's runners, per platform
     assert set(jobs["pr-body"]["needs"]) == {"check", "cpu", "npu"}
-    assert "pins.yaml" in flow[True]["pull_request"]["paths"]  # `on:` reads as True in YAML 1.1
+    assert set(jobs["merge"]["needs"]) == {"check", "cpu", "npu"} and "!failure()" in jobs["merge"]["if"]
+    assert "pins.yaml" in flow["on"]["pull_request"]["paths"]  # YAML 1.2: `on` stays a string
+
+
+def test_a_push_compares_with_the_previous_head_not_head_minus_one():
+    base = _flow()["env"]["BASE_REF"]
+    assert "github.event.before" in base and "HEAD~1" not in base
+
+
+def test_the_check_job_installs_the_tools_its_tests_need_before_running_them():
+    runs = _runs(_flow()["jobs"]["check"])
+    tools = next(i for i, run in enumerate(runs) if "make" in run and "tools" in run.split())
+    tests = next(i for i, run in enumerate(runs) if "pytest" in run)
+    assert tools < tests
+
+
+def test_the_cpu_job_starts_a_registry_before_the_docker_tests():
+    runs = _runs(_flow()["jobs"]["cpu"])
+    docker_tests = next(run for run in runs if "pytest -m docker" in run)
+    assert "make registry" in docker_tests.split("&&")[0]
+
+
+def test_the_fast_suite_as_the_check_job_selects_it():
+    """The check job's own pytest command, run here in collect mode: the tests that need
+    tools/node_modules (installed by the step before) are in the set it runs."""
+    command = next(run for run in _runs(_flow()["jobs"]["check"]) if "pytest" in run)
+    marker = re.search(r'-m "([^"]+)"', command).group(1)
+    result = subprocess.run([sys.executable, "-m", "pytest", "--collect-only", "-q", "-m", marker], capture_output=True,
+                            text=True, cwd=REPO)
+    assert result.returncode == 0, result.stdout[-2000:]
+    assert "test_renovate_config_passes_the_real_validator" in result.stdout
+    assert "test_actionlint_passes" in result.stdout
+    assert "test_full_suite_passes_and_leaves_artifacts" not in result.stdout  # docker-marked: the image jobs run it
+
+
+def test_the_merge_matrix_has_one_job_per_image():
+    matrix = _flow()["jobs"]["merge"]["strategy"]["matrix"]
+    assert "images" in json.dumps(matrix)
 
 
 RENOVATE = json.loads((REPO / "renovate.json").read_text())
@@ -55,15 +102,21 @@ def _extract_all(text):
     return found
 
 
+def _name(comp):
+    if comp.source in ("pypi", "url"):
+        return comp.get("package") or comp.name
+    if comp.source == "image":
+        return comp.get("image")
+    repo = comp.get("repo")
+    return repo if comp.get("branch") else repo.removeprefix("https://github.com/").removesuffix(".git")
+
+
 def test_every_pin_carries_a_renovate_annotation():
     text = (REPO / "pins.yaml").read_text()
     manifest = load_manifest(REPO / "pins.yaml")
     annotated = {m["depName"] for m in _extract_all(text)}
     for comp in manifest.components.values():
-        name = {"pypi": comp.dist, "url": comp.dist, "image": comp.image}.get(comp.source)
-        if comp.source == "git":
-            name = comp.repo if comp.branch else comp.repo.removeprefix("https://github.com/").removesuffix(".git")
-        assert name in annotated, f"{comp.name} has no # renovate: annotation"
+        assert _name(comp) in annotated, f"{comp.name} has no # renovate: annotation"
 
 
 def test_each_match_string_extracts_every_annotation_with_the_pinned_values():
@@ -72,26 +125,24 @@ def test_each_match_string_extracts_every_annotation_with_the_pinned_values():
     annotations = [m.start() for m in re.finditer(r"# renovate: ", text)]
     found = _extract_all(text)
     assert sorted(m["at"] for m in found) == annotations  # each annotation matched exactly once
-    by_value = {}
+    pinned = set()
     for comp in manifest.components.values():
         if comp.source in ("pypi", "url"):
-            by_value[(comp.dist, comp.version)] = None
+            pinned.add((_name(comp), comp.version))
         elif comp.source == "git":
-            by_value[(comp.ref, comp.commit)] = None
+            pinned.add((comp.ref, comp.get("commit")))
         else:
-            by_value[(comp.image, comp.tag)] = None
+            pinned.add((comp.get("image"), comp.get("tag")))
     for match in found:
-        key = (match.get("currentValue"), match.get("currentDigest")) if match.get("currentDigest") \
+        key = (match["currentValue"], match["currentDigest"]) if match.get("currentDigest") \
             else (match["depName"], match["currentValue"])
-        if match["datasource"] == "pypi":
-            key = (match["depName"], match["currentValue"])
-        assert key in by_value, match
+        assert key in pinned, match
 
 
 def test_torch_and_torch_npu_are_grouped_and_render_runs_after_an_upgrade():
     groups = [rule for rule in RENOVATE["packageRules"] if rule.get("groupName")]
     assert any({"torch", "torch-npu"} <= set(rule["matchPackageNames"]) for rule in groups)
-    assert RENOVATE["postUpgradeTasks"]["commands"] == ["make render"]
+    assert RENOVATE["postUpgradeTasks"]["commands"] == ["make lock render"]
 
 
 VALIDATOR = REPO / "tools/node_modules/.bin/renovate-config-validator"

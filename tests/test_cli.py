@@ -76,7 +76,7 @@ def _inputs(root, platform="linux/amd64"):
     m = load_manifest(root / "pins.yaml")
     image = m.default_image
     rendered = dockerfile.render_image(dockerfile.environment(root / "templates"), m, image)
-    return inputs.build_inputs(root, image, platform, rendered, root)
+    return inputs.build_inputs(root, image, platform, rendered)
 
 
 @pytest.fixture

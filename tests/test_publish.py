@@ -1,75 +1,103 @@
-"""Publishing to a real registry (Debian's docker-registry on loopback): by digest, then the tags."""
+"""Publishing for real: both architectures of the cpu image to two loopback registries (Debian's
+docker-registry), by digest, one image index per registry, tags moved last (README: publishing)."""
 
 import json
-import shutil
-import socket
-import subprocess
-import time
-import urllib.request
 
 import pytest
 
-from verlimage import publish
-from verlimage.errors import UserError
-from verlimage.manifest import load_manifest
+from image_pipeline.errors import UserError
+from image_pipeline.manifest import load_manifest
+from image_pipeline.publish import publish
+from image_pipeline.publish.registry import Registry
 
-from conftest import REPO
+from conftest import REPO, LoopbackRegistry
 
 pytestmark = pytest.mark.docker
 
 
-def _free_port():
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
+@pytest.fixture(scope="module")
+def registries(tmp_path_factory):
+    started = [LoopbackRegistry(tmp_path_factory.mktemp(name)).start() for name in ("quay", "swr")]
+    yield started
+    for registry in started:
+        registry.stop()
 
 
-@pytest.fixture
-def registry(tmp_path):
-    binary = shutil.which("docker-registry")
-    assert binary, "docker-registry is not installed: `make test` installs it (apt-get install docker-registry)"
-    port = _free_port()
-    config = tmp_path / "config.yml"
-    config.write_text(f"version: 0.1\nstorage:\n  filesystem:\n    rootdirectory: {tmp_path / 'data'}\n"
-                      f"http:\n  addr: 127.0.0.1:{port}\n")
-    process = subprocess.Popen([binary, "serve", str(config)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    address = f"127.0.0.1:{port}"
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        try:
-            urllib.request.urlopen(f"http://{address}/v2/", timeout=2)
-            break
-        except OSError:
-            time.sleep(0.2)
-    yield address
-    process.terminate()
-    process.wait(10)
+@pytest.fixture(scope="module")
+def both_architectures(cpu_image, cpu_image_arm64):
+    return {"linux/amd64": cpu_image, "linux/arm64": cpu_image_arm64}
 
 
-def _manifest_digest(address, repository, tag):
-    request = urllib.request.Request(f"http://{address}/v2/{repository}/manifests/{tag}", method="HEAD",
-                                     headers={"Accept": "application/vnd.docker.distribution.manifest.v2+json"})
-    with urllib.request.urlopen(request, timeout=10) as response:
-        return response.headers["Docker-Content-Digest"]
+def _tag_digest(address, repository, tag):
+    return Registry(address).digest(repository, tag)
 
 
-def test_publish_pushes_by_digest_then_moves_the_tags(engine_client, cpu_image, registry):
-    manifest = load_manifest(REPO / "pins.yaml")
-    image = manifest.default_image
-    pushed = publish.publish(engine_client, manifest, image, registry, log=lambda line: None)
-    content = f"{registry}/{cpu_image.tags.final}"
-    digest = pushed[content]
-    assert digest.startswith("sha256:")
-    with urllib.request.urlopen(f"http://{registry}/v2/{manifest.repository}/tags/list", timeout=10) as response:
-        tags = set(json.load(response)["tags"])
-    assert tags == {cpu_image.tags.final.split(":")[1], image.name, image.human_tag}
-    for tag in tags:
-        assert _manifest_digest(registry, manifest.repository, tag) == digest
-    for reference in pushed:
-        engine_client.images.remove(reference)
+def _index(address, repository, reference):
+    media_type, raw, _ = Registry(address).manifest(repository, reference)
+    assert media_type.endswith("manifest.list.v2+json") or media_type.endswith("image.index.v1+json"), media_type
+    return json.loads(raw)
 
 
-def test_publish_needs_a_promoted_image(engine_client, cpu_image):
-    manifest = load_manifest(REPO / "pins.yaml")
-    with pytest.raises(UserError, match="does not exist"):
-        publish.content_tag(engine_client, manifest.repository, "npu-a3")
+def _config_digest(address, repository, digest):
+    return json.loads(Registry(address).manifest(repository, digest)[1])["config"]["digest"]
+
+
+def test_a_publish_failing_half_way_leaves_the_previous_index_everywhere(engine_client, registries,
+                                                                         both_architectures):
+    m = load_manifest(REPO / "pins.yaml")
+    image = m.default_image
+    addresses = [r.address for r in registries]
+    amd64_only = publish.push(engine_client, m, image, addresses, platforms=["linux/amd64"], log=lambda _: None)
+    publish.merge(m, image, addresses, amd64_only, log=lambda _: None)
+    previous = {a: _tag_digest(a, m.repository, image.name) for a in addresses}
+    assert all(previous.values())
+
+    registries[1].start(read_only=True)
+    try:
+        with pytest.raises(UserError, match=registries[1].address):
+            publish.publish(engine_client, m, image, addresses, log=lambda _: None)
+    finally:
+        registries[1].start()
+    for address in addresses:
+        for tag in (image.name, image.human_tag):
+            assert _tag_digest(address, m.repository, tag) == previous[address]
+        platforms = [e["platform"]["architecture"] for e in _index(address, m.repository, previous[address])["manifests"]]
+        assert platforms == ["amd64"]
+
+
+def test_each_registry_gets_one_index_of_exactly_the_smoke_tested_digests(engine_client, registries,
+                                                                          both_architectures):
+    m = load_manifest(REPO / "pins.yaml")
+    image = m.default_image
+    addresses = [r.address for r in registries]
+    moved = publish.publish(engine_client, m, image, addresses, log=lambda _: None)
+    for address in addresses:
+        digests = {_tag_digest(address, m.repository, tag) for tag in (image.name, image.human_tag)}
+        assert len(digests) == 1 and digests == {moved[f"{address}/{m.repository}:{image.name}"]}
+        entries = _index(address, m.repository, digests.pop())["manifests"]
+        listed = {f"{e['platform']['os']}/{e['platform']['architecture']}": e["digest"] for e in entries}
+        assert sorted(listed) == ["linux/amd64", "linux/arm64"]
+        for platform, outcome in both_architectures.items():
+            # a manifest's config digest is the image ID: the index lists the very images the smoke suite passed
+            assert _config_digest(address, m.repository, listed[platform]) == outcome.image_id
+
+
+def test_pulling_the_tag_for_arm64_runs_an_aarch64_image(engine_client, registries, both_architectures):
+    m = load_manifest(REPO / "pins.yaml")
+    image = m.default_image
+    reference = f"{registries[0].address}/{m.repository}"
+    pulled = {}
+    for platform, machine in (("linux/arm64", "aarch64"), ("linux/amd64", "x86_64")):
+        pulled[platform] = engine_client.images.pull(reference, tag=image.name, platform=platform)
+        out = engine_client.containers.run(pulled[platform].id, ["uname", "-m"], remove=True, network_mode="none",
+                                           platform=platform).decode().strip()
+        assert out == machine
+        assert pulled[platform].id == both_architectures[platform].image_id
+    engine_client.images.remove(f"{reference}:{image.name}")
+
+
+def test_publish_needs_a_promoted_image(engine_client):
+    m = load_manifest(REPO / "pins.yaml")
+    npu = next(i for i in m.images.values() if i.name != m.default_image.name)
+    with pytest.raises(UserError, match="has a promoted image"):
+        publish.publish(engine_client, m, npu, ["127.0.0.1:1"], log=lambda _: None)

@@ -86,15 +86,14 @@ def test_generated_header_says_how_to_regenerate():
         assert "GENERATED FILE: do not edit" in head and "make render" in head
 
 
-def test_one_layer_per_tier_in_tier_order_each_mounting_only_its_own_files():
+def test_two_layers_per_tier_in_tier_order_dependencies_beneath_the_pins():
     for name, image in M.images.items():
         lines = _lines(name)
-        tiers = dockerfile.tiers_of(image)
-        positions = [_index(lines, f"source=tiers/{tier.slug},") for tier in tiers]
-        assert positions == sorted(positions)
-        for tier in tiers:
-            run = "\n".join(lines[_index(lines, f"source=tiers/{tier.slug},"):][:6])
-            assert "install_tier.py /tmp/tier" in run
+        mounts = [f"source=tiers/{tier.slug}/{part}," for tier in dockerfile.tiers_of(image) for part in ("deps", "pins")]
+        positions = [_index(lines, mount) for mount in mounts]
+        assert positions == sorted(positions) and len(set(positions)) == len(mounts)
+        for position in positions:
+            assert "install_tier.py /tmp/tier" in "\n".join(lines[position:][:6])
         assert _index(lines, "tiers/") < _index(lines, "COPY payload/")
 
 

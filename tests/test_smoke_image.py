@@ -1,103 +1,158 @@
-"""The smoke suite inside the built cpu image, and proof that it catches broken images."""
+"""The smoke suite inside the built cpu image, and proof that it catches broken images and old verl."""
 
+import json
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
 
 import pytest
 
-from verlimage import smoke
+from image_pipeline.build import engine
+from image_pipeline.smoke import runner
 
-from conftest import REPO
+from conftest import REPO, manifest, run_build
 
 pytestmark = pytest.mark.docker
+CHECKS = json.loads((REPO / "smoke_tests/checks.json").read_text())
+M = manifest()
 
 
-def _run(engine_client, cpu_image, tmp_path, **kwargs):
-    return smoke.run(engine_client, "cpu", cpu_image.tags.final, artifacts=tmp_path, echo=False, **kwargs)
+def _run(engine_client, reference, tmp_path, **kwargs):
+    return runner.run(engine_client, "cpu", reference, artifacts=tmp_path, echo=False, **kwargs)
 
 
-def test_full_suite_passes_and_leaves_artifacts(engine_client, cpu_image, tmp_path):
-    outcome = _run(engine_client, cpu_image, tmp_path)
+@pytest.fixture(scope="module")
+def full_run(engine_client, cpu_image, tmp_path_factory):
+    return _run(engine_client, cpu_image.tags.final, tmp_path_factory.mktemp("full"))
+
+
+def test_full_suite_passes_and_leaves_artifacts(full_run):
+    assert full_run.passed, full_run.reason
+    statuses = {r["name"]: r["status"] for r in full_run.results}
+    expected = [c["name"] for c in CHECKS["checks"] if "cpu" in c.get("devices", ["cpu", "npu"]) and not c.get("optional")]
+    assert list(statuses) == expected
+    assert set(statuses.values()) == {"PASS", "MEASURED"}
+    suite = ET.parse(full_run.directory / "junit.xml").getroot()
+    assert suite.get("tests") == str(len(statuses)) and suite.get("failures") == "0"
+    assert full_run.metrics["sync.collective.synthetic.gbps"] > 0 and full_run.metrics["sync.mooncake.synthetic.gbps"] > 0
+    assert full_run.metrics["train.loss.last"] < full_run.metrics["train.loss.first"]
+    assert "batch_invariance.cpu.bfloat16.max_abs_diff" in full_run.metrics
+    assert not (full_run.directory / "diagnostics.txt").exists()
+
+
+def test_the_sync_checks_ran_verls_own_engines(full_run):
+    details = {r["name"]: r["detail"] for r in full_run.results}
+    verl = M.default_image.role("verl").version
+    assert f"verl {verl} HCCLCheckpointEngine" in details["sync.collective"]
+    assert f"verl {verl} MooncakeCheckpointEngine" in details["sync.mooncake"]
+    log = (full_run.directory / "sync.mooncake.log").read_text()
+    assert "send weights done" in log and "receive weights done" in log  # verl's own engine logging
+
+
+@pytest.mark.parametrize("fault", [f["name"] for f in CHECKS["faults"]])
+def test_every_fault_fails_the_checks_it_targets(engine_client, cpu_image, tmp_path, fault):
+    spec = next(f for f in CHECKS["faults"] if f["name"] == fault)
+    outcome = _run(engine_client, cpu_image.tags.final, tmp_path, only=",".join(spec["fails"]), faults=[fault],
+                   env={"SMOKE_TIMEOUT_SCALE": "0.1"} if fault == "hang" else None)
+    assert not outcome.passed
+    for name in spec["fails"]:
+        assert outcome.status_of(name) == "FAIL", (name, outcome.results)
+
+
+def test_an_image_whose_pins_say_npu_fails_and_says_why(engine_client, cpu_image, tmp_path):
+    pins = json.loads((REPO / "images/cpu/pins.json").read_text())
+    pins["device"] = "npu"
+    (tmp_path / "pins.json").write_text(json.dumps(pins))
+    outcome = _run(engine_client, cpu_image.tags.final, tmp_path / "run", pins=tmp_path / "pins.json")
+    assert not outcome.passed
+    statuses = {r["name"]: r for r in outcome.results}
+    assert statuses["train"]["status"] == "NOT RUN" and "no NPU in this container" in statuses["train"]["detail"]
+    assert all(r["status"] != "PASS" for r in outcome.results if r["name"].startswith(("sync", "train")))
+    assert "NOT RUN" in outcome.reason
+
+
+def test_the_suite_passes_with_the_entrypoint_bypassed(engine_client, cpu_image, tmp_path):
+    """A Kubernetes `command:` or `docker run --entrypoint python` gets the same environment."""
+    outcome = _run(engine_client, cpu_image.tags.final, tmp_path, bypass_entrypoint=True,
+                   only="conformance,train")
     assert outcome.passed, outcome.reason
-    names = [r["name"] for r in outcome.results]
-    for required in ("conformance.versions", "conformance.external_modules", "train", "sync.nccl",
-                     "sync.mooncake", "batch_invariance.on", "batch_invariance.off"):
-        assert required in names
-    suite = ET.parse(outcome.directory / "junit.xml").getroot()
-    assert suite.get("tests") == str(len(names)) and suite.get("failures") == "0"
-    assert outcome.log.stat().st_size > 0
-    assert outcome.metrics["sync.nccl.synthetic.gbps"] > 0 and outcome.metrics["sync.mooncake.synthetic.gbps"] > 0
-    assert outcome.metrics["train.loss.last"] < outcome.metrics["train.loss.first"]
-    assert not (outcome.directory / "diagnostics.txt").exists()
 
 
-def test_slot_drain_regression_is_caught(engine_client, cpu_image, tmp_path):
-    outcome = _run(engine_client, cpu_image, tmp_path, only="sync.mooncake", faults=["no-slot-drain"])
-    result = {r["name"]: r for r in outcome.results}
-    assert not outcome.passed
-    assert not result["sync.mooncake"]["passed"]
-    assert "not bitwise equal" in result["sync.mooncake"]["detail"]
-    assert result["sync.mooncake.throughput"]["passed"]  # one version: no stale slot to trip over
+def test_python_m_smoke_tests_works_from_the_default_working_directory(engine_client, cpu_image):
+    listing = engine_client.containers.run(cpu_image.tags.final, ["python", "-m", "smoke_tests", "--list"],
+                                           remove=True, network_mode="none").decode().split()
+    assert listing == [c["name"] for c in CHECKS["checks"]]
 
 
-def test_a_corrupted_byte_is_caught(engine_client, cpu_image, tmp_path):
-    outcome = _run(engine_client, cpu_image, tmp_path, only="sync.nccl", faults=["corrupt-byte"])
-    detail = {r["name"]: r for r in outcome.results}["sync.nccl"]["detail"]
-    assert not outcome.passed
-    assert "1 of" in detail and "bytes differ" in detail
+def test_a_bad_fault_or_check_exits_2_before_any_container(engine_client, cpu_image):
+    before = {c.id for c in engine_client.containers.list(all=True)}
+    for args in (["--fault", "bogus"], ["--only", "nothere"]):
+        result = run_build("smoke", "cpu", *args)
+        assert result.returncode == 2 and result.stderr.startswith("error: --") and "\n" not in result.stderr.strip()
+    assert {c.id for c in engine_client.containers.list(all=True)} == before
 
 
-def test_bad_external_modules_value_is_named_and_diagnosed(engine_client, cpu_image, tmp_path):
-    outcome = _run(engine_client, cpu_image, tmp_path, only="conformance.external_modules",
-                   env={"VERL_USE_EXTERNAL_MODULES": "verl_cpu_platform,no_such_module"})
-    detail = outcome.results[0]["detail"]
-    assert not outcome.passed
-    assert "VERL_USE_EXTERNAL_MODULES='verl_cpu_platform,no_such_module'" in detail
-    assert "module 'no_such_module' failed to import" in detail
-    diagnostics = (outcome.directory / "diagnostics.txt").read_text()
-    for section in ("=== ls -l LOG", "=== wc -c LOG", "=== tail -c 4096 LOG", "=== container state",
-                    "=== exit code\n1", "=== OOMKilled\nFalse", "=== npu-smi info"):
-        assert section in diagnostics, section
-    assert "npu-smi is not installed here" in diagnostics
+@pytest.fixture(scope="module")
+def verl_090_image(engine_client, cpu_image, tmp_path_factory):
+    """The promoted cpu image with verl 0.9.0 in place of the pinned release (the version before the
+    completion-slot drain)."""
+    context = tmp_path_factory.mktemp("verl090")
+    subprocess.run([sys.executable, "-m", "pip", "download", "--no-deps", "--only-binary", ":all:", "--dest",
+                    str(context), "verl==0.9.0"], check=True, capture_output=True)
+    wheel = next(context.glob("verl-*.whl")).name
+    (context / "Dockerfile").write_text(f"FROM {cpu_image.tags.final}\nCOPY {wheel} /tmp/\n"
+                                        f"RUN pip install --no-index --no-deps /tmp/{wheel} && rm /tmp/{wheel}\n")
+    reference = "verl-ascend:cpu-verl-0.9.0-test"
+    engine.build(context, reference, platform=engine.host_platform(), buildargs={}, labels={}, plain=True)
+    yield reference
+    engine_client.images.remove(reference, force=True)
+
+
+def test_old_verl_fails_the_mooncake_sync_and_the_pinned_one_passes(engine_client, cpu_image, verl_090_image, tmp_path,
+                                                                   full_run):
+    outcome = _run(engine_client, verl_090_image, tmp_path, only="sync.mooncake")
+    result = {r["name"]: r for r in outcome.results}["sync.mooncake"]
+    assert result["status"] == "FAIL" and "not bitwise equal" in result["detail"], result
+    assert "verl 0.9.0 MooncakeCheckpointEngine" in result["lines"][0]
+    assert full_run.status_of("sync.mooncake") == "PASS"
 
 
 def test_wrong_transformers_in_the_image_is_caught(engine_client, cpu_image, tmp_path):
-    wheels = tmp_path / "ctx"
-    wheels.mkdir()
-    subprocess.run([sys.executable, "-m", "pip", "download", "--no-deps", "--dest", str(wheels),
-                    "transformers==5.10.2"], check=True, capture_output=True)
-    wheel = next(wheels.glob("transformers-*.whl")).name
-    (wheels / "Dockerfile").write_text(f"FROM {cpu_image.tags.final}\nCOPY {wheel} /tmp/\n"
-                                       f"RUN pip install --no-index --no-deps /tmp/{wheel} && rm /tmp/{wheel}\n")
+    pinned = M.default_image.role("transformers").version
+    older = subprocess.run([sys.executable, "-m", "pip", "index", "versions", "transformers"], capture_output=True,
+                           text=True).stdout
+    other = next(v.strip() for v in older.split("versions:")[1].split(",") if v.strip() != pinned
+                 and v.strip().split(".")[0] == pinned.split(".")[0])
+    context = tmp_path / "ctx"
+    context.mkdir()
+    subprocess.run([sys.executable, "-m", "pip", "download", "--no-deps", "--dest", str(context),
+                    f"transformers=={other}"], check=True, capture_output=True)
+    wheel = next(context.glob("transformers-*.whl")).name
+    (context / "Dockerfile").write_text(f"FROM {cpu_image.tags.final}\nCOPY {wheel} /tmp/\n"
+                                        f"RUN pip install --no-index --no-deps /tmp/{wheel} && rm /tmp/{wheel}\n")
     reference = "verl-ascend:cpu-wrong-transformers"
-    engine_client.images.build(path=str(wheels), tag=reference, network_mode="host", rm=True)
+    engine.build(context, reference, platform=engine.host_platform(), buildargs={}, labels={}, plain=True)
     try:
-        outcome = smoke.run(engine_client, "cpu", reference, artifacts=tmp_path / "art", echo=False,
-                            only="conformance.versions")
+        outcome = _run(engine_client, reference, tmp_path / "art", only="conformance.versions")
     finally:
         engine_client.images.remove(reference, force=True)
     assert not outcome.passed
-    assert "transformers: transformers is 5.10.2, pinned 5.10.4" in outcome.results[0]["detail"]
+    assert f"transformers: transformers is {other}, pinned {pinned}" in outcome.results[0]["detail"]
 
 
 def test_each_diagnostic_fails_alone(engine_client, cpu_image, tmp_path):
     container = engine_client.containers.run(cpu_image.tags.final, ["true"], detach=True, network_mode="none")
     container.wait()
     container.remove()
-    outcome = smoke.SmokeRun("cpu", cpu_image.tags.final, tmp_path, exit_code=3, reason="test")
-    text = smoke.write_diagnostics(outcome, container).read_text()
+    outcome = runner.SmokeRun("cpu", cpu_image.tags.final, tmp_path, exit_code=3, reason="test")
+    text = runner.write_diagnostics(outcome, container).read_text()
     assert "=== container state\n(unavailable: NotFound" in text
-    assert "=== ls -l LOG\n(unavailable" not in text or "No such file" in text
-    assert "=== exit code\n3" in text
+    assert "=== exit code\n3" in text and "npu-smi is not installed here" in text
 
 
 def test_training_is_reproducible_against_the_committed_baseline(cpu_image):
-    from conftest import run_build
-
     result = run_build("baseline", "cpu")
     assert result.returncode == 0, result.stderr
-    assert "cpu.cpu.txt: unchanged" in result.stdout or "train.step_time_s" in result.stdout
     changed = [line for line in result.stdout.splitlines()
                if line.startswith(("+", "-")) and not line.startswith(("+++", "---"))]
     assert all("step_time" in line for line in changed), changed  # losses are bitwise reproducible

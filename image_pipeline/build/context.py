@@ -3,14 +3,17 @@
 Layout (the rendered Dockerfile bind-mounts these names):
   Dockerfile, pins.json        rendered in memory (equal to images/<name>/, checked before)
   installer/                   install_tier.py, verify.py, check_env.py: run during the build only
-  tiers/<n>-<tier>/            requirements.txt (hash-pinned), files/ (hard links into the cache),
-                               sources.json (pinned sdists, externals), src/<component>/ (git trees)
+  tiers/<n>-<tier>/deps/       the tier's dependencies: requirements.txt (hash-pinned), files/
+                               (hard links into the cache), sources.json
+  tiers/<n>-<tier>/pins/       the tier's own components, the same way, plus what the lock did not
+                               resolve (sources.json: pinned sdists, externals; src/<component>/: git trees)
   patches/                     the image's diffs + patches.json
   payload/, smoke_tests/       copied into the image
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import shutil
@@ -33,23 +36,31 @@ def assemble(root: Path, image, platform: str, rendered: dict, house, target: Pa
         shutil.copytree(root / tree, target / tree, ignore=shutil.ignore_patterns(*IGNORED))
     _patches(root, image, target / "patches")
     lock = lockfile.read(lockfile.path_for(root, image.name, platform))
-    for tier in tiers_of(image):
-        _tier(image, tier, lock, house, target / "tiers" / tier.slug)
+    installed = {c.name for c in image.on(platform).components}
+    for tier in tiers_of(image):  # every tier the Dockerfile mounts, even one empty on this platform
+        mine = dataclasses.replace(tier, components=tuple(c for c in tier.components if c.name in installed))
+        _tier(image, mine, lock, house, target / "tiers" / tier.slug)
     return target
 
 
 def _tier(image, tier, lock, house, directory: Path) -> None:
-    (directory / "files").mkdir(parents=True)
-    entries = [e for e in lock.packages if e.tier == tier.name]
+    """Two layers per tier: its dependencies (deps/), then its own pinned components (pins/)."""
+    entries = sorted((e for e in lock.packages if e.tier == tier.name), key=lambda e: e.name)
+    _part(image, tier.dependencies(entries), [], house, directory / "deps")
+    (directory / "pins" / "files").mkdir(parents=True)
+    items = [_item(image, comp, lock, house, directory / "pins") for comp in tier.components]
+    _part(image, tier.pinned(entries), [item for item in items if item is not None], house, directory / "pins")
+
+
+def _part(image, entries, items, house, directory: Path) -> None:
+    (directory / "files").mkdir(parents=True, exist_ok=True)
     lines = []
-    for entry in sorted(entries, key=lambda e: e.name):
+    for entry in entries:
         _link(house.files[entry.name], directory / "files" / entry.artifact.name)
         lines.append(f"{entry.name}=={entry.version} --hash=sha256:{entry.artifact.sha256}")
     (directory / "requirements.txt").write_text("".join(line + "\n" for line in lines))
-    items = [_item(image, comp, lock, house, directory) for comp in tier.components]
-    items = [item for item in items if item is not None]
     compiles = any(e.artifact.kind == "sdist" for e in entries) or any(i["kind"] != "index" for i in items)
-    sources = {"items": items, "compile": compiles, "apt_build": list(image.apt_build),
+    sources = {"items": items, "compile": compiles, "apt_build": list(image.apt_build) if compiles else [],
                "soc_version": image.soc_version}
     (directory / "sources.json").write_text(json.dumps(sources, indent=1, sort_keys=True) + "\n")
 

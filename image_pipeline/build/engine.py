@@ -227,18 +227,21 @@ class BuildFailed(UserError):
 
 
 def build(context_dir: Path, tag: str, *, platform: str, buildargs: dict, labels: dict, plain: bool,
-          secrets: dict | None = None, cache_from=(), dockerfile: str = "Dockerfile") -> str:
-    """Build with BuildKit (host network) and return the image id; print progress."""
+          cache_from=(), dockerfile: str = "Dockerfile", no_cache=False) -> str:
+    """Build with BuildKit (host network) and return the image id; print progress.
+
+    The image carries BuildKit's inline cache metadata, so that a pushed image can serve another
+    machine's build as --cache-from: its unchanged layers are then reused, not rebuilt and re-shipped."""
     prefix, env = buildkit_command()
     iidfile = context_dir.parent / f".{context_dir.name}.iid"
     cmd = [*prefix, "--progress", "plain", "--network", "host", "--platform", platform, "-t", tag,
-           "-f", str(context_dir / dockerfile), "--iidfile", str(iidfile)]
+           "-f", str(context_dir / dockerfile), "--iidfile", str(iidfile), "--build-arg", "BUILDKIT_INLINE_CACHE=1"]
+    if no_cache:
+        cmd.append("--no-cache")
     for key, value in sorted(buildargs.items()):
         cmd += ["--build-arg", f"{key}={value}"]
     for key, value in sorted(labels.items()):
         cmd += ["--label", f"{key}={value}"]
-    for name, path in sorted((secrets or {}).items()):
-        cmd += ["--secret", f"id={name},src={path}"]
     for ref in cache_from:
         cmd += ["--cache-from", ref]
     progress = Progress(plain)

@@ -15,7 +15,7 @@ import json
 from pathlib import Path
 
 from ..lock import lockfile
-from ..paths import INSTALLER, PAYLOAD, SMOKE
+from ..paths import INSTALLER, PAYLOAD, REPO, SMOKE
 
 TREES = (INSTALLER, PAYLOAD, SMOKE)
 # the code that turns a lock and the repository into a build context
@@ -36,10 +36,12 @@ def tree_hash(root: Path, tree: str) -> str:
     return digest.hexdigest()
 
 
-def build_inputs(root: Path, image, platform: str, rendered: dict, code_root: Path) -> dict:
+def build_inputs(root: Path, image, platform: str, rendered: dict) -> dict:
     """name -> sha256 of everything that decides what the image holds, for one platform.
 
     rendered: {"Dockerfile": text, "pins.json": text} of the image (or of an alternative)."""
+    # a tree holding the code (a checkout of another revision) is hashed with its own code
+    code_root = root if (root / ASSEMBLY_CODE[0]).exists() else REPO
     lock_path = lockfile.path_for(root, image.name, platform)
     inputs = {
         "Dockerfile": sha256_bytes(rendered["Dockerfile"].encode()),

@@ -27,7 +27,6 @@ from ..lock import lockfile
 from ..lock.request import build_request
 from ..lock.resolve import uv_version
 from ..manifest.model import arch_of, platform_slug
-from ..paths import REPO
 from ..render import dockerfile
 from . import base, context, engine, inputs, wheelhouse
 
@@ -70,12 +69,13 @@ class Outcome:
 
 
 @contextlib.contextmanager
-def image_lock(name: str, platform: str, cache: Path):
+def image_lock(name: str, platform: str, cache: Path, wait=False):
+    """One pipeline per image and platform; another is refused, or with wait=True waited for."""
     path = cache / "locks" / f"{name}-{platform_slug(platform)}.lock"
     path.parent.mkdir(parents=True, exist_ok=True)
     with open(path, "a+") as handle:
         try:
-            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            fcntl.flock(handle, fcntl.LOCK_EX | (0 if wait else fcntl.LOCK_NB))
         except BlockingIOError:
             handle.seek(0)
             holder = handle.read().strip() or "another process"
@@ -124,7 +124,7 @@ def prepare(api, manifest, image, platform: str, root: Path, profile, *, alterna
         raise UserError(f"image {image.name!r} is for {', '.join(image.platforms)}, not {platform}")
     engine.ensure_emulation(platform, log)
     base_id = base.ensure_base(api, image.base, platform, mirror=mirror, cache=cache, log=log)
-    found = inputs.build_inputs(root, image, platform, rendered, REPO)
+    found = inputs.build_inputs(root, image, platform, rendered)
     digest = inputs.content_hash(found, base_id, buildargs(image, platform, profile))
     name = image.name if alternative is None else f"{image.name}-{alternative.name}"
     tags = Tags(manifest.repository, name, digest[:12], image.human_tag, arch_of(platform),
@@ -137,8 +137,8 @@ def buildargs(image, platform, profile) -> dict:
 
 
 def run(api, manifest, image, platform: str, root: Path, profile, *, smoke_runner, plain=False, force=False,
-        alternative=None, mirror=None, cache_from=(), cache: Path, log=print) -> Outcome:
-    with image_lock(image.name, platform, cache):
+        alternative=None, mirror=None, cache_from=(), cache: Path, log=print, wait=False) -> Outcome:
+    with image_lock(image.name, platform, cache, wait):
         rendered, digest, base_id, tags = prepare(api, manifest, image, platform, root, profile,
                                                   alternative=alternative, mirror=mirror, cache=cache, log=log)
         existing = engine.image_id(api, tags.final)
@@ -146,13 +146,8 @@ def run(api, manifest, image, platform: str, root: Path, profile, *, smoke_runne
             log(f"image {tags.final}: up to date (content hash {tags.short_hash}), nothing to build")
             promote(api, existing, tags, log)
             return Outcome(tags, existing, built=False, promoted=True)
-        house = wheelhouse.fetch(manifest, image, platform, root, profile, cache, log)
-        target = cache / "context" / image.name / platform_slug(platform)
-        context.assemble(root, image, platform, rendered, house, target)
-        labels = oci_labels(manifest, image, platform, root, digest, base_id, rendered["pins.json"])
-        log(f"image {tags.candidate}: building from {target}")
-        built = engine.build(target, tags.candidate, platform=platform, buildargs=buildargs(image, platform, profile),
-                             labels=labels, plain=plain, cache_from=cache_from)
+        built = build_candidate(api, manifest, image, platform, root, profile, (rendered, digest, base_id, tags),
+                                plain=plain, cache_from=cache_from, cache=cache, log=log)
         result = smoke_runner(tags.candidate)
         if not result.passed:
             log(f"smoke FAILED for {tags.candidate}: tags {', '.join(tags.moving)} left where they were "
@@ -162,6 +157,20 @@ def run(api, manifest, image, platform: str, root: Path, profile, *, smoke_runne
         promote(api, built, tags, log)
         api.images.remove(tags.candidate, noprune=True)
         return Outcome(tags, built, built=True, promoted=True, smoke=result)
+
+
+def build_candidate(api, manifest, image, platform: str, root: Path, profile, prepared, *, plain=False, cache_from=(),
+                    cache: Path, log=print, no_cache=False) -> str:
+    """Download, assemble and build the candidate of prepare()'s result; returns its image id. No tag but
+    the candidate's moves (benchmarks and the layer test build bumped trees this way)."""
+    rendered, digest, base_id, tags = prepared
+    house = wheelhouse.fetch(manifest, image, platform, root, profile, cache, log)
+    target = cache / "context" / image.name / platform_slug(platform)
+    context.assemble(root, image, platform, rendered, house, target)
+    labels = oci_labels(manifest, image, platform, root, digest, base_id, rendered["pins.json"])
+    log(f"image {tags.candidate}: building from {target}")
+    return engine.build(target, tags.candidate, platform=platform, buildargs=buildargs(image, platform, profile),
+                        labels=labels, plain=plain, cache_from=cache_from, no_cache=no_cache)
 
 
 def promote(api, image_id: str, tags: Tags, log) -> None:

@@ -33,6 +33,7 @@ class Wheelhouse:
 
 
 def fetch(manifest, image, platform: str, root: Path, profile, cache: Path, log=print) -> Wheelhouse:
+    image = image.on(platform)
     lock = lockfile.read(lockfile.path_for(root, image.name, platform))
     if lock is None:
         raise UserError(f"{image.name} has no lock for {platform}: run `python build.py lock`")
@@ -108,6 +109,7 @@ def checkout(comp, cache: Path) -> Path:
 def test_tools(manifest, image, platform: str, root: Path, profile, cache: Path) -> Path:
     """The locked test tools of an image (the lock's test-tools tier), as a directory to mount for
     `build.py verl-tests`: files/ and a hash-pinned requirements.txt. Never in the image."""
+    image = image.on(platform)
     from ..lock.request import TEST_TIER
 
     lock = lockfile.read(lockfile.path_for(root, image.name, platform))

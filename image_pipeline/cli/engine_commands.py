@@ -228,7 +228,7 @@ def _merge(inv, args):
          lambda p: (image_arg(p, optional=True), platform_arg(p), network_args(p),
                     p.add_argument("--tag", help="image reference (default: <repository>:<image>-<arch>)"),
                     p.add_argument("--record", action="store_true",
-                                   help="write the counts into smoke_tests/verl_tests.json")))
+                                   help="write the counts into records/verl_tests.json")))
 def _verl_tests(inv, args):
     from ..build import engine, wheelhouse
     from ..manifest.model import arch_of

@@ -58,6 +58,7 @@ def check_pins(manifest, root) -> None:
 
 def _violations(manifest, image, platform, lock) -> list:
     """(entry, rejected component, its pinned version, requirement line), highest layer first."""
+    image = image.on(platform)
     request = build_request(manifest, image, platform)
     pinned = _pinned(manifest, image, platform)
     order = {tier: i for i, tier in enumerate(request.tier_order)}
@@ -76,6 +77,7 @@ def _violations(manifest, image, platform, lock) -> list:
 
 def _pinned(manifest, image, platform) -> dict:
     """dist -> (component, version) of every versioned pin of the image on this platform."""
+    image = image.on(platform)
     out = {}
     for comp in [*image.components, *image.constraints]:
         version = comp.version_for(platform)

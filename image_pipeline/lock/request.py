@@ -80,6 +80,7 @@ def uv_platform(image, platform: str) -> str:
 
 
 def build_request(manifest, image, platform: str) -> Request:
+    image = image.on(platform)
     request = Request(image=image.name, platform=platform, python=image.python,
                       uv_platform=uv_platform(image, platform),
                       indexes={name: index.url for name, index in manifest.indexes.items()},
@@ -93,7 +94,8 @@ def build_request(manifest, image, platform: str) -> Request:
     for comp in image.components + list(image.constraints):
         for requirement in comp.build.get("requires", ()):
             request.roots.append(Root(requirement, comp.name, image.tiers[0].name))
-    request.excludes = sorted(set(request.excludes))
+    # a test tool another pin's `without` leaves out of the image is still locked, in its own tier
+    request.excludes = sorted(set(request.excludes) - {comp.dist for comp in image.test_tools})
     return request
 
 

@@ -28,7 +28,7 @@ from ..errors import UserError
 from ..manifest.model import PLATFORM_ARCH
 from . import artifacts, metadata
 from .lockfile import Artifact, Entry, LockFile
-from .request import Root
+from .request import TEST_TIER, Root
 
 PROJECT = "lock-input"
 
@@ -220,11 +220,13 @@ def _tiers(request, roots, graph) -> dict:
             tier[name] = root.tier
     for dist, (_, stack_tier, _) in request.stack.items():
         tier[dist] = stack_tier
+    # the stack's pins and the test tools keep their tier, whoever else requires them
+    fixed = set(request.stack) | {name for name, t in tier.items() if t == TEST_TIER}
     changed = True
     while changed:
         changed = False
         for package, parents in graph.items():
-            if package in request.stack:
+            if package in fixed:
                 continue
             for parent in parents & tier.keys():
                 if package not in tier or position[tier[parent]] < position[tier[package]]:

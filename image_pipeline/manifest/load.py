@@ -174,14 +174,7 @@ def _image(manifest, name, keypath, merged, origins, combo) -> Image:
     for required in REQUIRED_IMAGE_FIELDS:
         if required not in merged:
             raise doc.error(keypath, f"image {name!r}: missing required key {required!r}")
-    stack = {}
-    order = [role for tier in manifest.tiers for role in tier.roles]
-    for role, names in merged["stack"].items():
-        if role not in order:
-            raise doc.error(where(("stack", role)), f"role {role!r} is in no tier (add it to tiers)")
-        names = [names] if isinstance(names, str) else names
-        stack[role] = tuple(_resolve(manifest, n, where(("stack", role))) for n in names)
-    stack = {role: stack[role] for role in order if role in stack}
+    stack, only = _stack(manifest, merged, where)
     base = _resolve(manifest, merged["base"], where(("base",)))
     constraints = tuple(_resolve(manifest, n, where(("constraints", i))) for i, n in enumerate(merged.get("constraints") or ()))
     test_tools = tuple(_resolve(manifest, n, where(("test_tools", i))) for i, n in enumerate(merged.get("test_tools") or ()))
@@ -197,10 +190,33 @@ def _image(manifest, name, keypath, merged, origins, combo) -> Image:
     return Image(
         name=name, keypath=keypath, device=merged["device"], base=base, python=merged["python"],
         platforms=tuple(merged["platforms"]), runner=runner, soc_version=merged.get("soc_version", ""),
-        tag_format=merged["tag"], default=merged.get("default", False), stack=stack, constraints=constraints, test_tools=test_tools,
+        tag_format=merged["tag"], default=merged.get("default", False), stack=stack, only=only, constraints=constraints,
+        test_tools=test_tools,
         tiers=manifest.tiers,
         apt_build=tuple(apt.get("build") or ()), apt_runtime=tuple(apt.get("runtime") or ()),
         env=dict(merged["env"]), patches=tuple(image_patches), axes=combo, origins=origins)
+
+
+def _stack(manifest, merged, where) -> tuple:
+    """role -> components in tier order, and component name -> the one platform it is for
+    (a role written {platform: component} installs another build per platform)."""
+    stack, only = {}, {}
+    order = [role for tier in manifest.tiers for role in tier.roles]
+    platforms = set(merged["platforms"])
+    for role, names in merged["stack"].items():
+        keypath = where(("stack", role))
+        if role not in order:
+            raise manifest.doc.error(keypath, f"role {role!r} is in no tier (add it to tiers)")
+        if isinstance(names, dict):
+            if set(names) != platforms:
+                raise manifest.doc.error(keypath, f"role {role!r} names {', '.join(sorted(names))}; the image is built "
+                                                  f"for {', '.join(sorted(platforms))}: name one component per platform")
+            comps = tuple(_resolve(manifest, n, keypath + (p,)) for p, n in names.items())
+            only.update({n: p for p, n in names.items()})
+        else:
+            comps = tuple(_resolve(manifest, n, keypath) for n in ([names] if isinstance(names, str) else names))
+        stack[role] = comps
+    return {role: stack[role] for role in order if role in stack}, only
 
 
 def _resolve(manifest, name, keypath) -> Component:

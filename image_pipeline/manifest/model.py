@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import dataclasses
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -206,6 +207,7 @@ class Image:
     tag_format: str
     default: bool
     stack: dict  # role -> tuple of Components, in tier order
+    only: dict  # component name -> the one platform it is installed on (others: every platform)
     constraints: tuple  # Components pinning dependencies of the stack
     test_tools: tuple  # Components locked with the image, installed only for `build.py verl-tests`
     tiers: tuple  # the manifest's Tiers
@@ -230,6 +232,19 @@ class Image:
                     out.append((tier, role, comp))
         return out
 
+    def on(self, platform: str) -> "Image":
+        """The image as built for one platform: components meant for another platform left out."""
+        stack = {role: tuple(c for c in comps if self.only.get(c.name, platform) == platform)
+                 for role, comps in self.stack.items()}
+        return dataclasses.replace(self, stack=stack, only={})
+
+    def platforms_of(self, comp: Component) -> tuple:
+        return (self.only[comp.name],) if comp.name in self.only else self.platforms
+
+    def varies(self, role: str) -> bool:
+        """Does the role install a different component per platform?"""
+        return any(c.name in self.only for c in self.stack.get(role, ()))
+
     def role(self, role: str) -> Component | None:
         """The (first) component filling a role, or None."""
         comps = self.stack.get(role) or ()
@@ -237,6 +252,12 @@ class Image:
 
     def tier_of(self, comp: Component) -> Tier:
         return next(tier for tier, _, c in self.installs() if c is comp)
+
+    def _pin(self, comp: Component) -> dict:
+        pin = comp.as_pin()
+        if comp.name in self.only:
+            pin["platforms"] = [self.only[comp.name]]
+        return pin
 
     @property
     def cann_version(self) -> str:
@@ -253,6 +274,8 @@ class Image:
         values = {"name": self.name, "python": self.python, **self.axes}
         values["base"] = str(self.base.release) if self.base.release else self.base.spec["tag"]
         for role in self.stack:
+            if self.varies(role):
+                continue  # no single value: a tag naming it is refused by the tag-fields rule
             comp = self.role(role)
             values[role] = str(comp.release) if comp.release else comp.ref
         return values
@@ -276,7 +299,7 @@ class Image:
             "soc_version": self.soc_version,
             "cann_version": self.cann_version,
             "base": self.base.as_pin(),
-            "stack": {role: [comp.as_pin() for comp in self.stack[role]] for role in self.stack},
+            "stack": {role: [self._pin(comp) for comp in self.stack[role]] for role in self.stack},
             "constraints": [comp.as_pin() for comp in self.constraints],
             "env": {**(self.base.get("env") or {}), **self.env},
             "patches": [p.as_dict() for p in self.patches],

@@ -60,6 +60,12 @@ def describe() -> list:
     return [(r.id, r.doc) for r in RULES]
 
 
+def _platform_views(manifest):
+    """Each image as built for each of its platforms (a role may name another component per platform)."""
+    for img in manifest.images.values():
+        yield from (img.on(platform) for platform in img.platforms)
+
+
 def _line_of(ref):
     """core_r0.16.0 / core_v0.16.1 -> (0, 16)."""
     match = re.fullmatch(r"core_[rv](\d+)\.(\d+)(?:\.\w+)*", ref or "")
@@ -113,7 +119,7 @@ def _soc(manifest):
 
 @rule("torch-npu-matches-torch", "torch_npu and torch share major.minor")
 def _torch_npu(manifest):
-    for img in manifest.images.values():
+    for img in _platform_views(manifest):
         torch, npu = img.role("torch"), img.role("torch_npu")
         if torch and npu and _major_minor(torch.release) != _major_minor(npu.release):
             yield npu.keypath, (f"{manifest.pin_text(npu)} and {manifest.pin_text(torch)} must share major.minor "
@@ -122,7 +128,7 @@ def _torch_npu(manifest):
 
 @rule("vllm-ascend-matches-vllm", "vllm and vllm-ascend come from one release line (major.minor)")
 def _vllm(manifest):
-    for img in manifest.images.values():
+    for img in _platform_views(manifest):
         vllm, ascend = img.role("vllm"), img.role("vllm_ascend")
         if vllm and ascend and _major_minor(vllm.release) != _major_minor(ascend.release):
             yield ascend.keypath, f"{manifest.pin_text(ascend)} and {manifest.pin_text(vllm)} must share major.minor"
@@ -130,7 +136,7 @@ def _vllm(manifest):
 
 @rule("mindspeed-matches-megatron", "MindSpeed's branch line core_rX.Y equals Megatron-LM's")
 def _mindspeed(manifest):
-    for img in manifest.images.values():
+    for img in _platform_views(manifest):
         mind, mega = img.role("mindspeed"), img.role("megatron")
         if not (mind and mega):
             continue
@@ -144,8 +150,8 @@ def _mindspeed(manifest):
 @rule("cpu-shares-npu-releases", "the cpu stand-in installs the NPU images' release of torch, vllm, transformers, "
                                  "verl, mbridge and Mooncake (Megatron: its X.Y line), unless the pin says why not")
 def _shared(manifest):
-    npu = [img for img in manifest.images.values() if img.device == "npu"]
-    for cpu in (img for img in manifest.images.values() if img.device == "cpu"):
+    npu = [img for img in _platform_views(manifest) if img.device == "npu"]
+    for cpu in (img for img in _platform_views(manifest) if img.device == "cpu"):
         for role in SHARED_ROLES:
             mine = cpu.role(role)
             if mine is None or mine.get("deviates"):
@@ -191,7 +197,7 @@ def _npu_env(manifest):
 @rule("ascend-direct-npu-only", "NPU images get a Mooncake with the ascend_direct transport (the -npu wheel, or a "
                                 "source build with -DUSE_ASCEND_DIRECT=ON); cpu images never do")
 def _ascend_direct(manifest):
-    for img in manifest.images.values():
+    for img in _platform_views(manifest):
         mooncake = img.role("mooncake")
         if mooncake is None:
             continue
@@ -248,7 +254,11 @@ def _tag_format(manifest):
         fields = img.tag_fields()
         names = [f for _, f, _, _ in string.Formatter().parse(img.tag_format) if f is not None]
         unknown = [n for n in names if n not in fields]
-        if unknown:
+        varying = [n for n in names if img.varies(n)]
+        if varying:
+            yield img.where(("tag",)), (f"{{{varying[0]}}} installs another component per platform in {img.name!r}; "
+                                        f"one tag covers every platform: leave it out")
+        elif unknown:
             yield img.where(("tag",)), f"unknown field {{{unknown[0]}}} (known: {', '.join(sorted(fields))})"
         elif not re.fullmatch(r"[A-Za-z0-9_][A-Za-z0-9_.-]{0,110}", img.human_tag):
             yield img.where(("tag",)), f"{img.human_tag!r} is not a valid docker tag (with room for -<arch>)"

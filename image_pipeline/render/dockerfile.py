@@ -26,6 +26,14 @@ class TierView:
     def slug(self) -> str:
         return f"{self.position + 1}-{self.name}"
 
+    def pinned(self, entries) -> list:
+        """The lock entries of the tier's own components: their layer is the one a bump re-ships."""
+        return [e for e in entries if e.name in {c.dist for c in self.components}]
+
+    def dependencies(self, entries) -> list:
+        """Every other lock entry of the tier: one layer beneath, reused while the pins move."""
+        return [e for e in entries if e.name not in {c.dist for c in self.components}]
+
 
 def needs_builder(comp) -> bool:
     return comp.source == "git" and bool(comp.build.get("cmake"))

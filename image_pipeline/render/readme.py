@@ -12,12 +12,15 @@ from .. import tables
 from ..errors import UserError
 from ..lock import lockfile
 from ..manifest import rules, schema
+from ..paths import VERL_TESTS_RECORD
+from .dockerfile import tiers_of
 
 BEGIN = "<!-- BEGIN GENERATED: {name} (python build.py render) -->"
 END = "<!-- END GENERATED: {name} -->"
 DEFAULTS_FILE = "smoke_tests/checkpoint_defaults.json"
 CHECKS_FILE = "smoke_tests/checks.json"
 VERL_TESTS_FILE = "smoke_tests/verl_tests.json"
+READ_FILES = (DEFAULTS_FILE, CHECKS_FILE, VERL_TESTS_FILE, VERL_TESTS_RECORD)  # what the README tables are made from
 
 
 def blocks(manifest, root: Path, extra: dict) -> dict:
@@ -56,9 +59,10 @@ def regenerate(text: str, manifest, root: Path, extra: dict) -> str:
 def _images(manifest) -> str:
     rows = []
     for img in manifest.images.values():
-        torch = img.role("torch")
+        torch = ", ".join(f"{c.version} ({img.only[c.name].split('/')[1]})" if c.name in img.only else c.version
+                          for c in img.stack["torch"])
         rows.append([f"`{img.name}`" + (" (default)" if img.default else ""), img.device, img.soc_version or "-",
-                     f"`{img.base.reference}`", img.python, torch.version, ", ".join(img.platforms),
+                     f"`{img.base.reference}`", img.python, torch, ", ".join(img.platforms),
                      img.runner.name, f"`{manifest.repository}:{img.human_tag}`",
                      f"[Dockerfile](images/{img.name}/Dockerfile)"])
     return tables.markdown(["image", "device", "SoC", "base", "python", "torch", "platforms", "CI runner", "tag",
@@ -111,7 +115,7 @@ def _stack(manifest, locks) -> str:
             versions = []
             for platform in img.platforms:
                 lock = locks.get((img.name, platform))
-                versions.append(_locked_version(lock, comp, platform))
+                versions.append(_locked_version(lock, comp, platform) if platform in img.platforms_of(comp) else "-")
             rows.append([tier.name, role, f"`{comp.name}`", *versions])
         counts = ", ".join(f"{p}: {len(locks[(img.name, p)].packages) if locks.get((img.name, p)) else '-'} locked"
                            for p in img.platforms)
@@ -136,15 +140,14 @@ def _layers(manifest, locks) -> str:
     for img in manifest.images.values():
         for platform in img.platforms:
             lock = locks.get((img.name, platform))
-            for tier in img.tiers:
-                roots = [c for t, _, c in img.installs() if t is tier]
+            for tier in tiers_of(img.on(platform)):
                 members = [e for e in (lock.packages if lock else []) if e.tier == tier.name]
-                if not roots:
-                    continue
-                deps = [e for e in members if e.name not in {c.dist for c in roots}]
-                size = sum(e.artifact.size or 0 for e in members)
-                rows.append([f"`{img.name}`", platform.split("/")[1], tier.name,
-                             ", ".join(c.name for c in roots) + f" + {len(deps)} dependencies", tables.size(size)])
+                deps, pinned = tier.dependencies(members), tier.pinned(members)
+                arch = platform.split("/")[1]
+                rows.append([f"`{img.name}`", arch, f"{tier.name}: dependencies", f"{len(deps)} packages",
+                             tables.size(sum(e.artifact.size or 0 for e in deps))])
+                rows.append([f"`{img.name}`", arch, f"{tier.name}: pins", ", ".join(c.name for c in tier.components),
+                             tables.size(sum(e.artifact.size or 0 for e in pinned))])
     return tables.markdown(["image", "arch", "layer", "what is in it", "locked wheels (compressed size)"], rows)
 
 
@@ -176,8 +179,9 @@ def _faults(root: Path) -> str:
 
 def _verl_tests(root: Path) -> str:
     data = json.loads((root / VERL_TESTS_FILE).read_text())
+    measured = json.loads((root / VERL_TESTS_RECORD).read_text())["measured"]
     rows = [[f"`{key}`", m["verl"], m["files"], m["collected"], m["passed"], m["failed"], m["deselected"]]
-            for key, m in sorted(data["measured"].items())]
+            for key, m in sorted(measured.items())]
     deselected = [[device, f"`{e['nodeid']}`", e["reason"]] for device, entries in data["deselect"].items()
                   for e in entries]
     table = tables.markdown(["image, platform", "verl", "test files", "collected", "passed", "failed", "deselected"],

@@ -60,7 +60,7 @@ def all_inputs(root: Path, manifest) -> dict:
         rendered = dockerfile.render_image(env, manifest, image)
         rendered_dockerfiles[image.name] = rendered["Dockerfile"]
         for platform in image.platforms:
-            inputs[(image.name, platform)] = build_inputs(root, image, platform, rendered, root)
+            inputs[(image.name, platform)] = build_inputs(root, image, platform, rendered)
     return inputs, rendered_dockerfiles
 
 
@@ -98,5 +98,15 @@ def matrix(change: Change) -> dict:
             if platform not in platforms:
                 continue
             include.append({"image": name, "platform": platform, "arch": arch_of(platform), "device": image.device,
-                            "runner": image.runner.name, "runs_on": image.runner.runs_on[platform]})
+                            "runner": image.runner.name, "runs_on": image.runner.runs_on[platform],
+                            "cache_from": _published(change.manifest, image, platform)})
     return {"include": include}
+
+
+def _published(manifest, image, platform) -> str:
+    """The first registry's current image of this platform: a fresh runner's build reuses its unchanged
+    layers (BuildKit inline cache), so a bump re-ships only the layers it changed."""
+    registry = next(iter(manifest.registries.values()), None)
+    if registry is None:
+        return ""
+    return f"{registry.url}/{manifest.repository}:{image.name}-{arch_of(platform)}"

@@ -21,7 +21,7 @@ from ..lock import lockfile
 from ..lock.request import build_request
 from ..lock.run import lock_all
 from ..manifest import build_manifest, document, grammar
-from ..render import tree
+from ..render import readme, tree
 
 # What a bump may set, per source kind (anything else given for that kind is refused).
 OPTIONS = {
@@ -30,7 +30,7 @@ OPTIONS = {
     "git": ("tag", "branch", "commit", "version"),
     "image": ("version", "tag"),
 }
-STAGED = ("pins.yaml", "README.md", "images", "templates", "patches", "smoke_tests/checkpoint_defaults.json")
+STAGED = ("pins.yaml", "README.md", "images", "templates", "patches", *readme.READ_FILES)
 
 
 @dataclass

@@ -2,11 +2,21 @@
 
 from __future__ import annotations
 
+import os
+
 from ..outcome import judged
 from . import SyncConfig
 from .harness import buckets_of, run_local
 
 MODEL_BUCKET_STEP = 32 << 10
+# How late the rollout starts reading each version: long enough for the trainer to run ahead into
+# a stale completion slot even on a loaded host (0.2 s missed it while a QEMU build shared the CPUs).
+READER_DELAY_S = 1.0
+
+
+def _scale() -> float:
+    """Slower hosts (QEMU emulation: the runner sets SMOKE_TIMEOUT_SCALE) get a proportionally slower reader."""
+    return float(os.environ.get("SMOKE_TIMEOUT_SCALE", "1"))
 
 
 def even_bucket_size(cfg: SyncConfig) -> int:
@@ -37,7 +47,7 @@ def collective(ctx):
 
 
 def mooncake(ctx):
-    cfg = SyncConfig(backend="mooncake", versions=3, bucket_bytes=256 << 10, reader_delay_s=0.2)
+    cfg = SyncConfig(backend="mooncake", versions=3, bucket_bytes=256 << 10, reader_delay_s=READER_DELAY_S * _scale())
     return _sync("sync.mooncake", ctx, SyncConfig(**{**cfg.as_dict(), "bucket_bytes": even_bucket_size(cfg)}))
 
 
