@@ -35,7 +35,7 @@ def measure(api, manifest, platform: str, artifacts: Path) -> tuple:
     started = time.perf_counter()
     outcome = runner.run(api, image.name, built, artifacts=artifacts, platform=platform, echo=False)
     smoke_s = time.perf_counter() - started
-    api.images.remove(prepared[3].candidate, noprune=True)
+    api.images.remove(prepared.tags.candidate, noprune=True)
     return build_s, smoke_s, outcome.passed
 
 

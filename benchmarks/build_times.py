@@ -56,13 +56,13 @@ def main():
           f"{_size(api, ours):.2f} | yes (smoke suite) |")
     print(f"| hand-written Dockerfile (pip from the network) | {cold_hand:.0f} | {noop_hand:.1f} | "
           f"{_size(api, 'bench:handwritten'):.2f} | no (`pip list`) |")
-    api.images.remove(prepared[3].candidate, noprune=True)
+    api.images.remove(prepared.tags.candidate, noprune=True)
     api.images.remove("bench:handwritten")
 
 
 def _promoted(api, prepared) -> bool:
-    if engine.image_id(api, prepared[3].final) is None:
-        raise SystemExit(f"{prepared[3].final} is not built: run `make image` first (the no-op rebuild needs it)")
+    if engine.image_id(api, prepared.tags.final) is None:
+        raise SystemExit(f"{prepared.tags.final} is not built: run `make image` first (the no-op rebuild needs it)")
     return True
 
 

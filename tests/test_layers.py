@@ -44,14 +44,14 @@ def test_a_transformers_bump_reships_at_most_5_percent_of_the_image(engine_clien
     image, platform, profile = m.default_image, engine.host_platform(), network.from_host()
     prepared = pipeline.prepare(engine_client, m, image, platform, root, profile, cache=REPO / ".cache",
                                 log=lambda _: None)
-    assert prepared[3].final != cpu_image.tags.final  # the bump is a new content tag
+    assert prepared.tags.final != cpu_image.tags.final  # the bump is a new content tag
     bumped = pipeline.build_candidate(engine_client, m, image, platform, root, profile, prepared, plain=True,
                                       cache=REPO / ".cache", log=lambda _: None)
     try:
         before = reship.pushed_layers(engine_client, cpu_image.image_id, registry.address, "before")
         after = reship.pushed_layers(engine_client, bumped, registry.address, "after")
     finally:
-        engine_client.images.remove(prepared[3].candidate, noprune=True)
+        engine_client.images.remove(prepared.tags.candidate, noprune=True)
     measured = reship.compare(before, after)
     assert measured.changed, "a bump that changes no layer did not install the bumped transformers"
     assert measured.layers == len(before)

@@ -20,6 +20,7 @@ import subprocess
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
+from typing import NamedTuple
 
 from ..errors import UserError
 from ..lock import check as lock_check
@@ -57,6 +58,14 @@ class Tags:
         if self.host:
             tags += [f"{self.repository}:{self.name}", f"{self.repository}:{self.human}"]
         return tags
+
+
+class Prepared(NamedTuple):
+    """What prepare() found: the build is decided, nothing downloaded yet."""
+    rendered: dict
+    digest: str
+    base_id: str
+    tags: Tags
 
 
 @dataclass
@@ -116,8 +125,8 @@ def check_lock(manifest, image, platform: str, root: Path) -> None:
 
 
 def prepare(api, manifest, image, platform: str, root: Path, profile, *, alternative=None, mirror=None,
-            cache: Path, log=print):
-    """Everything the content hash needs, without downloading a wheel: (rendered, inputs, base id, tags)."""
+            cache: Path, log=print) -> Prepared:
+    """Everything the content hash needs, without downloading a wheel."""
     rendered = rendered_files(manifest, image, root, alternative)
     check_lock(manifest, image, platform, root)
     if platform not in image.platforms:
@@ -129,7 +138,7 @@ def prepare(api, manifest, image, platform: str, root: Path, profile, *, alterna
     name = image.name if alternative is None else f"{image.name}-{alternative.name}"
     tags = Tags(manifest.repository, name, digest[:12], image.human_tag, arch_of(platform),
                 platform == engine.host_platform())
-    return rendered, digest, base_id, tags
+    return Prepared(rendered, digest, base_id, tags)
 
 
 def buildargs(image, platform, profile) -> dict:
