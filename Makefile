@@ -25,7 +25,7 @@ image: venv
 	$(BUILD) image $(IMAGE) $(PLATFORM_FLAG) $(IMAGE_ARGS)
 
 test: venv tools engine registry
-	$(PY) -m pytest
+	$(PY) -m pytest --network
 
 check: venv
 	$(BUILD) render --check

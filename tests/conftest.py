@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import contextlib
+import io
 import shutil
 import socket
 import subprocess
@@ -16,8 +18,27 @@ import pytest
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-COPIED = ("pins.yaml", "templates", "images", "README.md", ".hadolint.yaml", "patches", "payload", "smoke_tests",
-          "installer", "records")
+from image_pipeline.paths import CACHE  # noqa: E402
+
+COPIED = (".gitignore", "pins.yaml", "templates", "images", "README.md", ".hadolint.yaml", "patches", "payload",
+          "smoke_tests", "installer", "records")
+
+
+def pytest_addoption(parser):
+    parser.addoption("--network", action="store_true",
+                     help="also run the `network` tests, which resolve against the real PyPI (minutes; make test "
+                          "and CI pass it)")
+
+
+def pytest_collection_modifyitems(config, items):
+    """`network` tests are opt-in, so the fast suite (`pytest -m "not docker"`) stays fast offline;
+    they show as skipped, never as passed."""
+    if config.getoption("--network"):
+        return
+    skip = pytest.mark.skip(reason="resolves against PyPI: run with --network (make test does)")
+    for item in items:
+        if "network" in item.keywords:
+            item.add_marker(skip)
 
 
 def copy_repo(target: Path) -> Path:
@@ -48,8 +69,22 @@ def run_build(*args, root: Path | None = None, check=False, env=None) -> subproc
     return result
 
 
+def run_in_process(*args, root: Path) -> subprocess.CompletedProcess:
+    """The CLI's main() in this interpreter, for the many-case tests: same exit code and output as
+    run_build, without an interpreter start per case; an exception that escapes main() fails the test."""
+    from image_pipeline.cli import main
+
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = main(["--root", str(root), *args])
+    return subprocess.CompletedProcess(list(args), code, out.getvalue(), err.getvalue())
+
+
 def tree_snapshot(directory: Path) -> dict:
-    return {p.relative_to(directory).as_posix(): p.read_bytes() for p in sorted(directory.rglob("*")) if p.is_file()}
+    """Every file's bytes, but the download cache's: filling it is not a change to the repository."""
+    files = (p for p in sorted(directory.rglob("*")) if p.is_file())
+    return {p.relative_to(directory).as_posix(): p.read_bytes() for p in files
+            if p.relative_to(directory).parts[0] != CACHE}
 
 
 def edit(path: Path, old: str, new: str, count: int = 1) -> None:

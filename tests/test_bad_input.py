@@ -11,7 +11,7 @@ from packaging.version import Version
 
 from image_pipeline.manifest import document
 
-from conftest import REPO, manifest, run_build, tree_snapshot
+from conftest import REPO, manifest, run_build, run_in_process, tree_snapshot
 
 DOC = document.load(REPO / "pins.yaml")
 LINES = (REPO / "pins.yaml").read_text().splitlines(keepends=True)
@@ -170,7 +170,7 @@ def test_bad_input_exits_2_with_one_line(repo_copy, case):
     pins.write_text("".join(change(list(LINES))))
     before = tree_snapshot(repo_copy / "images")
 
-    result = run_build("render", root=repo_copy)
+    result = run_in_process("render", root=repo_copy)
 
     assert result.returncode == 2, result.stdout + result.stderr
     lines = result.stderr.strip().splitlines()

@@ -82,6 +82,18 @@ def test_the_fast_suite_as_the_check_job_selects_it():
     assert "test_full_suite_passes_and_leaves_artifacts" not in result.stdout  # docker-marked: the image jobs run it
 
 
+def test_network_tests_are_skipped_without_the_flag_and_every_full_run_passes_it():
+    """Opt-in keeps the fast suite offline; a run that forgets --network shows skips, never passes."""
+    result = subprocess.run([sys.executable, "-m", "pytest", "-q", "-rs", "-p", "no:cacheprovider",
+                             "tests/test_bump.py::test_outdated_on_real_pypi"], capture_output=True, text=True, cwd=REPO)
+    assert "1 skipped" in result.stdout and "run with --network" in result.stdout, result.stdout[-2000:]
+    make = subprocess.run(["make", "-n", "test"], capture_output=True, text=True, cwd=REPO).stdout
+    assert "pytest --network" in make
+    pytest_runs = [run for job in ("check", "cpu") for run in _runs(_flow()["jobs"][job]) if "pytest" in run]
+    beyond_the_fast_suite = [run for run in pytest_runs if '-m "not docker"' not in run]
+    assert len(beyond_the_fast_suite) == 2 and all("--network" in run for run in beyond_the_fast_suite)
+
+
 def test_the_merge_matrix_has_one_job_per_image():
     matrix = _flow()["jobs"]["merge"]["strategy"]["matrix"]
     assert "images" in json.dumps(matrix)

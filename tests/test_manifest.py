@@ -1,9 +1,14 @@
 """pins.yaml: the real manifest loads, expands its axes, resolves every reference, and keeps
 its promises about the stack. Expected values are read from pins.yaml itself."""
 
+from pathlib import Path
+
+import pytest
 from ruamel.yaml import YAML
 
+from image_pipeline.errors import UserError
 from image_pipeline.manifest import load_manifest
+from image_pipeline.manifest.document import MAYBE_ANCHOR, parse
 
 from conftest import REPO, edit, manifest
 
@@ -76,3 +81,15 @@ def test_users_and_alternatives_of_a_component():
     alternatives = {c.name for c in M.alternatives_of(M.images["npu-a3"])}
     assert alternatives == {name for name, body in RAW["components"].items() if "alternative_to" in body}
     assert M.alternatives_of(M.default_image) == []
+
+
+@pytest.mark.parametrize("text", [
+    "a: &x 1\nb: *x\n", "- &x 1\n- *x\n", "a: [&x 1, *x]\n", "a: {b: &x 1, c: *x}\n",
+    "? &x k\n: v\n", "--- &x\na: 1\n", "a: !!str &x v\n", "a:\n  - &x 1\n", "&x a: 1\n", "a: [1,&x 2]\n",
+])
+def test_every_placement_of_an_anchor_is_refused(text):
+    """The anchor scan is skipped for text with no '&'/'*' after a separator: every place YAML lets
+    an anchor stand must still reach it (and the loader would accept these if it were skipped)."""
+    assert MAYBE_ANCHOR.search(text)
+    with pytest.raises(UserError, match="are not allowed"):
+        parse(text, Path("pins.yaml"))

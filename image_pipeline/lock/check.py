@@ -8,14 +8,13 @@
 
 from __future__ import annotations
 
-from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
 from packaging.version import InvalidVersion, Version
 
 from ..errors import UserError
 from . import lockfile
 from .request import build_request
-from .resolve import applies, pin_line
+from .resolve import applies, parse_requirement, pin_line
 
 
 def targets(manifest) -> list:
@@ -88,7 +87,7 @@ def _pinned(manifest, image, platform) -> dict:
 
 def _rejects(line, request, extras, pinned):
     try:
-        requirement = Requirement(line)
+        requirement = parse_requirement(line)
     except ValueError:
         return None
     if not applies(line, request, extras):

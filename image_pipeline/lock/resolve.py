@@ -9,6 +9,7 @@ version it can ("preferences") and a bump moves only what it must.
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import re
@@ -118,21 +119,28 @@ class Resolver:
         return metadata.wheel_requires(location, artifact.size, artifact.sha256, self.cache)
 
 
-def environment(request) -> dict:
+@functools.lru_cache(maxsize=None)
+def _environment(platform: str, python: str) -> dict:
     env = default_environment()
-    env.update({"platform_machine": PLATFORM_ARCH[request.platform], "sys_platform": "linux",
-                "platform_system": "Linux", "os_name": "posix", "python_version": request.python,
-                "python_full_version": request.python + ".0", "implementation_name": "cpython",
+    env.update({"platform_machine": PLATFORM_ARCH[platform], "sys_platform": "linux",
+                "platform_system": "Linux", "os_name": "posix", "python_version": python,
+                "python_full_version": python + ".0", "implementation_name": "cpython",
                 "platform_python_implementation": "CPython"})
     return env
 
 
+@functools.lru_cache(maxsize=None)
+def parse_requirement(line: str) -> Requirement:
+    """Parsed once per distinct line: the drift gate reads the same lines for every image and platform."""
+    return Requirement(line)
+
+
 def applies(line: str, request, extras=()) -> bool:
     """Does a requirement line apply on the request's platform (for these extras)?"""
-    requirement = Requirement(line)
+    requirement = parse_requirement(line)
     if requirement.marker is None:
         return True
-    env = environment(request)
+    env = _environment(request.platform, request.python)
     return any(requirement.marker.evaluate({**env, "extra": extra}) for extra in (*extras, ""))
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import datetime
 import io
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -23,6 +24,9 @@ from ..errors import UserError
 
 MAX_BYTES = 1 << 20
 MAX_DEPTH = 32
+# An anchor (&name) or alias (*name) follows a line start, whitespace or a flow/block indicator; text
+# with no such '&' or '*' cannot hold one, and skips the event scan (as costly as the load itself).
+MAYBE_ANCHOR = re.compile(r"(?:^|[\s\[\]{},:?-])[&*]", re.M)
 
 KeyPath = tuple  # of str (mapping keys) and int (sequence indexes)
 
@@ -102,6 +106,8 @@ def parse(text: str, path: Path) -> Document:
 
 
 def _refuse_anchors(text: str, name: str) -> None:
+    if not MAYBE_ANCHOR.search(text):
+        return
     try:
         for event in YAML().parse(text):
             if type(event).__name__ == "AliasEvent" or getattr(event, "anchor", None):
