@@ -25,7 +25,7 @@ def render(manifest, image, platform: str, torch_wheel: str) -> str:
                                undefined=jinja2.StrictUndefined)
     vllm, verl = view.role("vllm"), view.role("verl")
     return template.render(
-        base=base.local_reference(image.base, platform), apt=image.apt_runtime, vllm=vllm.version,
+        base=base.local_reference(image.base, platform), apt=image.apt_runtime, vllm=vllm.version, vllm_url=vllm.get("url"),
         vllm_build=vllm.build.get("requires", []), verl=verl.version, verl_extras=",".join(verl.get("extras") or []),
         fetched=[(view.role(role).dist, view.role(role).version) for role in FETCHED], torch_wheel=torch_wheel)
 
