@@ -82,9 +82,8 @@ def run_in_process(*args, root: Path) -> subprocess.CompletedProcess:
 
 def tree_snapshot(directory: Path) -> dict:
     """Every file's bytes, but the download cache's: filling it is not a change to the repository."""
-    files = (p for p in sorted(directory.rglob("*")) if p.is_file())
-    return {p.relative_to(directory).as_posix(): p.read_bytes() for p in files
-            if p.relative_to(directory).parts[0] != CACHE}
+    files = {p.relative_to(directory): p for p in sorted(directory.rglob("*")) if p.is_file()}
+    return {relative.as_posix(): p.read_bytes() for relative, p in files.items() if relative.parts[0] != CACHE}
 
 
 def edit(path: Path, old: str, new: str, count: int = 1) -> None:

@@ -1,17 +1,13 @@
 """Property: no pins.yaml, however mangled, gets a traceback, an exit code other than 0 or 2, or a
 changed file under images/ on error (load -> validate -> render, in process)."""
 
-import contextlib
-import io
 import shutil
 import string
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from image_pipeline.cli import main
-
-from conftest import REPO, copy_repo, tree_snapshot
+from conftest import REPO, copy_repo, run_in_process, tree_snapshot
 
 ORIGINAL = (REPO / "pins.yaml").read_text().splitlines(keepends=True)
 # values that look like what pins hold, and what an attacker or a typo would put there
@@ -53,14 +49,13 @@ def test_no_input_escapes_the_one_line_error(tmp_path_factory, text):
     images = root / "images"
     before = tree_snapshot(images)
     readme = (root / "README.md").read_text()
-    err = io.StringIO()
-    with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
-        code = main(["--root", str(root), "render"])
+    result = run_in_process("render", root=root)
+    code = result.returncode
     try:
-        assert code in (0, 2), err.getvalue()
+        assert code in (0, 2), result.stderr
         if code == 2:
-            lines = err.getvalue().strip().splitlines()
-            assert len(lines) == 1 and lines[0].startswith("error: "), err.getvalue()
+            lines = result.stderr.strip().splitlines()
+            assert len(lines) == 1 and lines[0].startswith("error: "), result.stderr
             assert tree_snapshot(images) == before
             assert (root / "README.md").read_text() == readme
     finally:

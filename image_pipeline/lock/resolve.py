@@ -59,7 +59,7 @@ class Resolver:
         for build in request.source_builds:
             roots += [Root(line, build.component, build.tier) for line in inside.get(build.component, ())]
         roots = [r for r in roots if applies(r.requirement, request)
-                 and canonicalize_name(Requirement(r.requirement).name) not in request.excludes]
+                 and canonicalize_name(parse_requirement(r.requirement).name) not in request.excludes]
         with tempfile.TemporaryDirectory(prefix="lock-") as tmp:
             work = Path(tmp)
             _write_inputs(work, request, roots, mirrors)
@@ -223,7 +223,7 @@ def _tiers(request, roots, graph) -> dict:
     position = {tier: i for i, tier in enumerate(request.tier_order)}
     tier = {}
     for root in roots:
-        name = canonicalize_name(Requirement(root.requirement).name)
+        name = canonicalize_name(parse_requirement(root.requirement).name)
         if name not in tier or position[root.tier] < position[tier[name]]:
             tier[name] = root.tier
     for dist, (_, stack_tier, _) in request.stack.items():
