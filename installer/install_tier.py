@@ -7,8 +7,10 @@ TIER_DIR (bind-mounted from the build context) holds:
   requirements.txt  the tier's locked packages, one `name==version --hash=sha256:...` per line
   files/            their wheels and sdists, downloaded and verified on the host
   sources.json      what is not resolved by the lock: pinned sdists built from source, index
-                    externals (installed pinned, --no-deps), git trees under src/ and wheels
-                    a builder stage made (mounted at /tmp/tier-built/<component>)
+                    externals (installed pinned, --no-deps), the wheels of archives, git trees
+                    under src/ (installed from a subdirectory, with another pyproject.toml
+                    swapped in where pins.yaml says) and wheels a builder stage made (mounted
+                    at /tmp/tier-built/<component>)
 No resolver runs here: every pip call is --no-index --no-deps, locked packages with
 --require-hashes. Compilers for source builds are installed and purged in this same step,
 so none reaches a layer.
@@ -97,11 +99,16 @@ def install_item(tier: Path, item: dict, soc_version: str) -> None:
         if len(wheels) != 1:
             sys.exit(f"install_tier: the builder stage of {item['component']} left {len(wheels)} wheels, not one")
         run([*PIP, str(wheels[0])], env)
+    elif item["kind"] == "wheels":
+        run([*PIP, *(str(tier / "files" / name) for name in item["files"])], env)
     elif item["kind"] == "git":
         source = tier / "src" / item["component"]
         work = Path("/tmp/build-src") / item["component"]
-        shutil.copytree(source, work)  # the bind mount is read-only; builds write into their tree
-        run([*PIP, str(work)], env)
+        shutil.copytree(source, work, symlinks=True)  # the bind mount is read-only; builds write into their tree
+        project = work / item.get("subdirectory", "")
+        if item.get("pyproject"):
+            shutil.copyfile(work / item["pyproject"], project / "pyproject.toml")
+        run([*PIP, str(project)], env)
         shutil.rmtree(work)
     else:
         sys.exit(f"install_tier: unknown source kind {item['kind']!r}")

@@ -49,6 +49,11 @@ def check_versions(pins: dict, installed: dict) -> list:
         for comp in comps:
             if this_platform() not in comp.get("platforms", [this_platform()]):
                 continue
+            for dist in comp.get("wheels", []):  # an archive: each of its wheels, at whatever version it holds
+                if canonical(dist) not in installed:
+                    problems.append(f"{role}: {dist} (from {comp['name']}) is not installed")
+            if comp.get("wheels"):
+                continue
             want = comp.get("version")
             have = installed.get(canonical(comp["dist"]))
             if have is None:

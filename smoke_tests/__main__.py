@@ -113,7 +113,7 @@ def main(argv=None) -> int:
         return 0
     pins = json.loads(args.pins.read_text())
     try:
-        chosen = select(checks, pins["device"], args.only, args.extended)
+        chosen = select(checks, pins["device"], args.only, args.extended, roles=pins["stack"])
     except ValueError as exc:
         print(f"smoke_tests: {exc} (see {CHECKS_FILE.name})", file=sys.stderr)
         return 2

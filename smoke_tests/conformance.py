@@ -153,8 +153,17 @@ def cann_version() -> str:
     return "unknown (no ascend_toolkit_install.info or version.info)"
 
 
-MODULES = ("megatron.core", "mooncake.engine", "vllm.distributed.utils", "verl.checkpoint_engine.base",
-           "verl.workers.rollout")
+MODULES = ("megatron.core", "mooncake.engine", "verl.checkpoint_engine.base", "verl.workers.rollout")
+# what each stack role must make importable; verl's Mooncake engine takes StatelessProcessGroup from
+# vllm's distributed utils, or sglang's where vllm is absent
+ROLE_MODULES = {"vllm": ("vllm.distributed.utils",), "vllm_ascend": ("vllm_ascend",),
+                "sglang": ("sglang.srt.distributed.utils",),
+                "sgl_kernel": ("sgl_kernel_npu", "deep_ep", "torch_memory_saver"),
+                "torch_npu": ("torch_npu",), "mindspeed": ("mindspeed",)}
+
+
+def modules_of(stack: dict) -> tuple:
+    return MODULES + tuple(m for role, modules in ROLE_MODULES.items() if role in stack for m in modules)
 
 
 def imports(ctx):
@@ -163,7 +172,7 @@ def imports(ctx):
 
     prepare_engines(ctx.pins["device"])
     problems, lines = [], []
-    for module in MODULES + (("torch_npu", "vllm_ascend", "mindspeed") if ctx.pins["device"] == "npu" else ()):
+    for module in modules_of(ctx.pins["stack"]):
         try:
             importlib.import_module(module)
             lines.append(f"import {module}: ok")

@@ -18,18 +18,20 @@ class Check:
     timeout_s: float
     proves: str
     devices: tuple = ("cpu", "npu")
+    roles: tuple = ()  # stack roles the image must have (a vllm-ascend check is not one for an sglang image)
     kind: str = "check"  # check | measurement
     optional: bool = False
 
 
 def load_checks() -> list:
     raw = json.loads(CHECKS_FILE.read_text())["checks"]
-    return [Check(**{**item, "devices": tuple(item.get("devices", ("cpu", "npu")))}) for item in raw]
+    return [Check(**{**item, "devices": tuple(item.get("devices", ("cpu", "npu"))),
+                     "roles": tuple(item.get("roles", ()))}) for item in raw]
 
 
-def select(checks: list, device: str, only: str, extended: bool) -> list:
-    """The checks of a run: those for the image's device, narrowed by --only (names or prefixes)."""
-    applicable = [c for c in checks if device in c.devices]
+def select(checks: list, device: str, only: str, extended: bool, roles=()) -> list:
+    """The checks of a run: those for the image's device and stack roles, narrowed by --only (names or prefixes)."""
+    applicable = [c for c in checks if device in c.devices and set(c.roles) <= set(roles)]
     if not only:
         return [c for c in applicable if extended or not c.optional]
     wanted = [w.strip() for w in only.split(",") if w.strip()]

@@ -71,6 +71,10 @@ def other_minor(version: str) -> str:
 TORCH = M.components["torch"]
 NPU = M.images["npu-a3"]
 CPU = M.default_image
+SGLANG = M.images["npu-sglang-a3"]
+KERNELS = SGLANG.role("sgl_kernel")  # an archive whose file names say what it was built for
+KERNELS_URL = KERNELS.build_for("linux/arm64")["url"]
+SGLANG_CANN = SGLANG.base.get("tag").split("-")[0]
 
 # (id, edit, key the message must name (None: no key), words it must contain, text on the reported line)
 CASES = [
@@ -83,8 +87,8 @@ CASES = [
     ("unknown-top-level-key", insert_after(("schema",), "imagez: {}\n"), "imagez", "unknown key", "imagez"),
     ("wrong-type-list", set_value(("components", "torch", "version"), f"[{TORCH.version}]"),
      "components.torch.version", "must be a version string", "version: ["),
-    ("python-as-number", substitute(f'    python: "{NPU.python}"\n    platforms', f"    python: {NPU.python}\n    platforms"),
-     "images.npu-{soc}.python", "quote it", "python:"),
+    ("python-as-number", substitute(f'      python: "{NPU.python}"\n      tag', f"      python: {NPU.python}\n      tag"),
+     "axes.backend.vllm.python", "quote it", "python:"),
     ("invalid-version", set_value(("components", "torch", "version"), "x.y-final!"), "components.torch.version",
      "not a valid PEP 440 version", "x.y-final!"),
     ("alias", set_value(("repository",), "&r verl-ascend\nx: *r"), None, "anchors", "&r"),
@@ -102,7 +106,7 @@ CASES = [
      "components.orphan", "not used by any image", "orphan:"),
     ("unknown-axis-value", substitute("      soc: [a2, a3]", "      soc: [a2, a4]"), "images.npu-{soc}.expand.soc",
      "unknown value 'a4'", "soc: [a2, a4]"),
-    ("two-defaults", insert_after(("images", "npu-{soc}", "device"), "    default: true\n"), "images",
+    ("two-defaults", insert_after(("images", "npu-{soc}", "expand", "backend"), "    default: true\n"), "images",
      "exactly one image must set default", "images:"),
     ("non-string-key", insert_after(("schema",), "1: one\n"), None, "keys must be plain strings", "1: one"),
     ("not-a-mapping", substitute(at("components", "torch"), "  torch: 1.0\n  torch-old:\n"), "components.torch",
@@ -136,7 +140,7 @@ CASES = [
     ("rule-cpu-shares-mooncake", set_value(("components", "mooncake-non-cuda", "version"),
                                            other_minor(M.components["mooncake-non-cuda"].version)),
      "components.mooncake-non-cuda", "cpu-shares-npu-releases", "mooncake-non-cuda:"),
-    ("rule-base-python", substitute(f"-py{NPU.python}\n", "-py3.9\n"), "images.npu-{soc}.python", "base-python",
+    ("rule-base-python", substitute(f"-py{NPU.python}\n", "-py3.9\n"), "axes.backend.vllm.python", "base-python",
      "python:"),
     ("rule-ascend-direct-cpu", set_value(("components", "mooncake-non-cuda", "package"), "mooncake-transfer-engine-npu"),
      "components.mooncake-non-cuda", "ascend-direct-npu-only", "mooncake-non-cuda:"),
@@ -158,6 +162,29 @@ CASES = [
      "images.cpu.stack.torch", "name one component per platform", "torch:"),
     ("rule-tag-names-a-per-platform-role", set_value(("images", "cpu", "tag"), "cpu-py{python}-torch{torch}"),
      "images.cpu.tag", "installs another component per platform", "tag:"),
+    ("placeholder-of-no-axis", set_value(("axes", "backend", "sglang", "base"), "cann-x-{chip}"),
+     "axes.backend.sglang.base", "uses {chip} but the image expands over device, soc, backend", "base:"),
+    ("placeholder-names-no-component", set_value(("axes", "backend", "sglang", "stack", "sgl_kernel"), "kernels-{soc}"),
+     "axes.backend.sglang.stack.sgl_kernel", "unknown component 'kernels-a2'", "sgl_kernel:"),
+    ("archive-without-wheels", delete(("components", KERNELS.name, "wheels")), f"components.{KERNELS.name}",
+     "missing required key 'wheels'", f"{KERNELS.name}:"),
+    ("archive-unpinned-and-not-external", delete(("components", KERNELS.name, "external")),
+     f"components.{KERNELS.name}.builds.linux/arm64", "say in `external` why", "linux/arm64:"),
+    ("rule-archive-cann", substitute(KERNELS_URL, KERNELS_URL.replace(f"-cann{SGLANG_CANN}-", f"-cann{other_minor(SGLANG_CANN)}-")),
+     f"components.{KERNELS.name}.builds.linux/arm64.url", f"is built for CANN {other_minor(SGLANG_CANN)}", "url:"),
+    ("rule-archive-soc", substitute(KERNELS_URL, KERNELS_URL.replace(f"cann{SGLANG_CANN}-{SGLANG.base.get('tag').split('-')[1]}-",
+                                                                      f"cann{SGLANG_CANN}-910c-")),
+     f"components.{KERNELS.name}.builds.linux/arm64.url", "is built for SoC 910c", "url:"),
+    ("rule-archive-torch", substitute(KERNELS_URL, KERNELS_URL.replace(f"-torch{SGLANG.role('torch').version}-",
+                                                                        f"-torch{other_minor(SGLANG.role('torch').version)}-")),
+     f"components.{KERNELS.name}.builds.linux/arm64.url", f"is built for torch {other_minor(SGLANG.role('torch').version)}", "url:"),
+    ("rule-archive-python", substitute(KERNELS_URL, KERNELS_URL.replace(f"-py{SGLANG.python.replace('.', '')}-", "-py39-")),
+     f"components.{KERNELS.name}.builds.linux/arm64.url", "is built for python 3.9", "url:"),
+    ("rule-archive-arch", substitute(KERNELS_URL, KERNELS_URL.replace("-aarch64.zip", "-x86_64.zip")),
+     f"components.{KERNELS.name}.builds.linux/arm64.url", "is the x86_64 build, listed for linux/arm64", "url:"),
+    ("rule-archive-version", substitute(KERNELS_URL, KERNELS_URL.replace(f"/download/{KERNELS.version}/", "/download/latest/")
+                                        .replace(f"npu-{KERNELS.version}-", "npu-latest-")),
+     f"components.{KERNELS.name}.builds.linux/arm64.url", "url does not contain version", "url:"),
     ("rule-alternative-fit", set_value(("components", "mooncake-npu-source", "alternative_to"), "vllm-ascend"),
      "components.mooncake-npu-source.alternative_to", "alternatives-fit", "alternative_to:"),
 ]
@@ -195,6 +222,17 @@ def test_rule_message_names_both_pins(repo_copy):
     message = run_build("validate", root=repo_copy).stderr
     assert f"torch_npu {M.components['torch_npu'].version} (pins.yaml:" in message and \
         f"torch {moved} (pins.yaml:" in message, message
+
+
+def test_an_archive_built_for_another_cann_is_refused_naming_both_pins(repo_copy):
+    other = other_minor(SGLANG_CANN)
+    edited = KERNELS_URL.replace(f"-cann{SGLANG_CANN}-", f"-cann{other}-")
+    (repo_copy / "pins.yaml").write_text("".join(substitute(KERNELS_URL, edited)(list(LINES))))
+    message = run_in_process("validate", root=repo_copy).stderr
+    url_line = next(i for i, line in enumerate(LINES, 1) if KERNELS_URL in line)
+    assert f"{KERNELS.name} {KERNELS.version} for linux/arm64 (pins.yaml:{url_line})" in message, message
+    assert f"{SGLANG.base.name} {SGLANG.base.reference} (pins.yaml:{line_of('components', SGLANG.base.name)})" in message
+    assert f"CANN {other}" in message and f"is CANN {SGLANG_CANN}" in message, message
 
 
 def test_missing_file_is_a_clear_error(tmp_path):

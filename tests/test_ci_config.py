@@ -119,6 +119,8 @@ def _name(comp):
         return comp.get("package") or comp.name
     if comp.source == "image":
         return comp.get("image")
+    if comp.source == "archive":  # a GitHub release asset: owner/repo
+        return "/".join(comp.link.split("/")[3:5])
     repo = comp.get("repo")
     return repo if comp.get("branch") else repo.removeprefix("https://github.com/").removesuffix(".git")
 
@@ -139,7 +141,7 @@ def test_each_match_string_extracts_every_annotation_with_the_pinned_values():
     assert sorted(m["at"] for m in found) == annotations  # each annotation matched exactly once
     pinned = set()
     for comp in manifest.components.values():
-        if comp.source in ("pypi", "url"):
+        if comp.source in ("pypi", "url", "archive"):
             pinned.add((_name(comp), comp.version))
         elif comp.source == "git":
             pinned.add((comp.ref, comp.get("commit")))

@@ -35,9 +35,14 @@ def test_every_image_has_a_fresh_lock_for_each_platform():
             assert (lock.image, lock.platform, lock.python) == (image.name, platform, image.python)
 
 
+NPU_IMAGES = [name for name, image in M.images.items() if image.device == "npu"]
+
+
 def test_npu_locks_hold_upstreams_tested_stack():
-    """torch, torch-npu, vllm-ascend and the Mooncake NPU wheel, for both platforms, at the image's python."""
-    for name in ("npu-a2", "npu-a3"):
+    """torch, torch-npu, the rollout backend's NPU part and the Mooncake NPU wheel, for both platforms,
+    at the image's python: vllm-ascend for the vllm images, sgl-kernel-npu's archive for the sglang ones."""
+    assert {M.images[name].axes["backend"] for name in NPU_IMAGES} == {"vllm", "sglang"}
+    for name in NPU_IMAGES:
         image = M.images[name]
         for platform in image.platforms:
             lock = lock_of(name, platform)
@@ -45,7 +50,14 @@ def test_npu_locks_hold_upstreams_tested_stack():
             versions.update({x["dist"]: x["version"] for x in lock.externals})
             for role in ("torch", "torch_npu", "vllm_ascend", "mooncake"):
                 comp = image.role(role)
-                assert versions[comp.dist] == comp.version_for(platform), (name, platform, role)
+                if comp is not None:
+                    assert versions[comp.dist] == comp.version_for(platform), (name, platform, role)
+            kernels = image.role("sgl_kernel")
+            if kernels is not None:
+                archive = next(a for a in lock.archives if a["component"] == kernels.name)
+                assert archive["url"] == kernels.build_for(platform)["url"] and archive["wheels"] == list(kernels.wheels)
+                assert not set(kernels.wheels) & set(versions), "an archive's wheels are never resolved from an index"
+            assert image.role("vllm_ascend") or kernels, name
             assert lock.python == image.python
 
 
@@ -137,7 +149,7 @@ def _hash_requirements(lock) -> str:
 
 
 @pytest.mark.network
-@pytest.mark.parametrize("image,platform", [(n, p) for n in ("npu-a2", "npu-a3") for p in M.images[n].platforms])
+@pytest.mark.parametrize("image,platform", [(n, p) for n in NPU_IMAGES for p in M.images[n].platforms])
 def test_pip_accepts_each_npu_lock_for_its_platform_with_hashes_required(tmp_path, image, platform):
     """pip (not uv) takes every locked wheel for the target, hash-checked; externals (not resolved here)
     and sdists (built in the image) are left out."""
@@ -156,5 +168,7 @@ def test_pip_accepts_each_npu_lock_for_its_platform_with_hashes_required(tmp_pat
     assert result.returncode == 0, result.stderr[-3000:]
     report = json.loads((tmp_path / "report.json").read_text())
     installed = {item["metadata"]["name"].lower().replace("_", "-") for item in report["install"]}
-    assert {"torch-npu", "vllm-ascend", "mooncake-transfer-engine-npu"} <= installed
+    locked = {M.images[image].role(role).dist for role in ("torch_npu", "vllm_ascend", "mooncake")
+              if M.images[image].role(role) is not None}
+    assert locked <= installed and len(locked) >= 2
     assert len(report["install"]) == requirements.read_text().count("\n")

@@ -28,13 +28,29 @@ def test_every_image_entry_expands_over_its_axes():
 
 
 def test_soc_axis_expands_without_copy_paste():
+    soc, backends = RAW["axes"]["soc"], RAW["axes"]["backend"]
+    for img in (i for i in M.images.values() if i.device == "npu"):
+        value = soc[img.axes["soc"]]
+        assert (img.soc_version, img.runner.name) == (value["soc_version"], value["runner"])
+        assert img.base.name == backends[img.axes["backend"]]["base"].format(**img.axes)
     a2, a3 = M.images["npu-a2"], M.images["npu-a3"]
-    soc = RAW["axes"]["soc"]
-    assert (a2.soc_version, a3.soc_version) == (soc["a2"]["soc_version"], soc["a3"]["soc_version"])
-    assert (a2.base.name, a3.base.name) == (soc["a2"]["base"], soc["a3"]["base"])
-    assert (a2.runner.name, a3.runner.name) == (soc["a2"]["runner"], soc["a3"]["runner"])
-    # everything not on an axis is shared, not copied
+    # everything not on the soc axis is shared, not copied
     assert {r: [c.name for c in cs] for r, cs in a2.stack.items()} == {r: [c.name for c in cs] for r, cs in a3.stack.items()}
+
+
+def test_two_backends_share_one_npu_bundle_and_differ_only_where_their_axis_says():
+    bundle = RAW["axes"]["device"]["npu"]["stack"]
+    npu = [img for img in M.images.values() if img.device == "npu"]
+    assert {img.axes["backend"] for img in npu} == set(RAW["axes"]["backend"])
+    for img in npu:
+        assert {role: img.role(role).name for role in bundle} == bundle, img.name
+        own = RAW["axes"]["backend"][img.axes["backend"]]
+        assert {role: img.role(role).name for role in own["stack"]} == {
+            role: name.format(**img.axes) for role, name in own["stack"].items()}
+        assert img.python == own["python"] and img.base.name == own["base"].format(**img.axes)
+    vllm, sglang = M.images["npu-a3"], M.images["npu-sglang-a3"]
+    assert vllm.role("torch").release != sglang.role("torch").release
+    assert vllm.human_tag != sglang.human_tag and sglang.axes["backend"] in sglang.human_tag
 
 
 def test_install_order_follows_the_tiers():
@@ -70,9 +86,9 @@ def test_override_changes_one_expanded_image(repo_copy):
 
 
 def test_lists_from_axes_are_joined():
-    axis = RAW["axes"]["backend"]["vllm"]["constraints"]
-    own = RAW["images"]["npu-{soc}"]["constraints"]
-    assert [c.name for c in M.images["npu-a2"].constraints] == own + axis
+    bundle = RAW["axes"]["device"]["npu"]["constraints"]
+    backend = RAW["axes"]["backend"]["vllm"]["constraints"]
+    assert [c.name for c in M.images["npu-a2"].constraints] == bundle + backend
 
 
 def test_users_and_alternatives_of_a_component():

@@ -173,3 +173,33 @@ def test_device_checks_of_an_npu_image_on_a_host_without_npus_are_not_run(tmp_pa
     assert result.returncode == 1
     statuses = {r["name"]: r["status"] for r in json.loads((tmp_path / "out" / "results.json").read_text())}
     assert set(statuses.values()) == {"NOT RUN"} and "train" in statuses and "sync.mooncake" in statuses
+
+
+def _pins_of(image):
+    return json.loads((REPO / "images" / image / "pins.json").read_text())
+
+
+def test_the_smoke_suite_runs_each_backends_checks_from_the_images_pins():
+    """Unchanged suite, two stacks: the rollout backend in pins.json decides the backend checks and imports."""
+    from smoke_tests.conformance import modules_of
+    from smoke_tests.plan import load_checks, select
+
+    checks = load_checks()
+    vllm, sglang = _pins_of("npu-a3"), _pins_of("npu-sglang-a3")
+    chosen = {name: [c.name for c in select(checks, pins["device"], "", False, roles=pins["stack"])]
+              for name, pins in (("vllm", vllm), ("sglang", sglang))}
+    assert "batch_invariance" in chosen["vllm"] and "batch_invariance" not in chosen["sglang"]
+    assert set(chosen["vllm"]) - set(chosen["sglang"]) == {"batch_invariance"}
+    assert {"vllm.distributed.utils", "vllm_ascend", "torch_npu"} <= set(modules_of(vllm["stack"]))
+    assert {"sglang.srt.distributed.utils", "sgl_kernel_npu", "deep_ep", "torch_npu"} <= set(modules_of(sglang["stack"]))
+    assert not any(m.startswith("vllm") for m in modules_of(sglang["stack"]))
+
+
+def test_an_sglang_images_device_checks_are_not_run_without_npus(tmp_path):
+    (tmp_path / "pins.json").write_text(json.dumps(_pins_of("npu-sglang-a3")))
+    result = subprocess.run([sys.executable, "-m", "smoke_tests", "--pins", str(tmp_path / "pins.json"),
+                             "--artifacts", str(tmp_path / "out"), "--only", "conformance.imports,sync"],
+                            capture_output=True, text=True, env=dict(os.environ, PYTHONPATH=str(REPO)), cwd=tmp_path)
+    assert result.returncode == 1
+    statuses = {r["name"]: r["status"] for r in json.loads((tmp_path / "out" / "results.json").read_text())}
+    assert set(statuses.values()) == {"NOT RUN"} and "conformance.imports" in statuses and "sync.mooncake" in statuses

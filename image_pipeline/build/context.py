@@ -6,7 +6,8 @@ Layout (the rendered Dockerfile bind-mounts these names):
   tiers/<n>-<tier>/deps/       the tier's dependencies: requirements.txt (hash-pinned), files/
                                (hard links into the cache), sources.json
   tiers/<n>-<tier>/pins/       the tier's own components, the same way, plus what the lock did not
-                               resolve (sources.json: pinned sdists, externals; src/<component>/: git trees)
+                               resolve (sources.json: pinned sdists, externals, the wheels of archives;
+                               src/<component>/: git trees)
   patches/                     the image's diffs + patches.json
   payload/, smoke_tests/       copied into the image
 """
@@ -75,6 +76,11 @@ def _item(image, comp, lock, house, directory: Path):
         path = house.source_builds[comp.name]
         _link(path, directory / "files" / path.name)
         return {**common, "kind": "sdist", "file": path.name, "sha256": source["sha256"]}
+    if comp.source == "archive":
+        wheels = house.archives[comp.name]
+        for wheel in wheels:
+            _link(wheel, directory / "files" / wheel.name)
+        return {**common, "kind": "wheels", "files": [wheel.name for wheel in wheels]}
     external = next((x for x in lock.externals if x["component"] == comp.name), None)
     if external is None:
         return None
@@ -83,7 +89,7 @@ def _item(image, comp, lock, house, directory: Path):
         return {**common, "kind": "built"}
     if comp.source == "git":
         _copy_source(house.externals[comp.name], directory / "src" / comp.name)
-        return {**common, "kind": "git"}
+        return {**common, "kind": "git", **comp.install}
     wheel = house.externals[comp.name]
     _link(wheel, directory / "files" / wheel.name)
     return {**common, "kind": "index", "version": external["version"]}

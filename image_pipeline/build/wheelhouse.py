@@ -30,6 +30,7 @@ class Wheelhouse:
     files: dict = field(default_factory=dict)  # package name -> Path
     source_builds: dict = field(default_factory=dict)  # component -> Path of its pinned sdist
     externals: dict = field(default_factory=dict)  # component -> Path (a wheel, or a source tree)
+    archives: dict = field(default_factory=dict)  # component -> [Path] of the wheels in its archive
 
 
 def fetch(manifest, image, platform: str, root: Path, profile, cache: Path, log=print) -> Wheelhouse:
@@ -50,9 +51,11 @@ def fetch(manifest, image, platform: str, root: Path, profile, cache: Path, log=
         house.source_builds = {name: job.result() for name, job in builds.items()}
     for item in lock.externals:
         house.externals[item["component"]] = _external(manifest, image, platform, item, mirrors, profile, cache)
+    for item in lock.archives:
+        house.archives[item["component"]] = unpack_archive(item, cache, context, log)
     total = sum(p.stat().st_size for p in house.files.values())
     log(f"wheelhouse {image.name} {platform}: {len(house.files)} locked files ({total / 1e6:,.0f} MB), "
-        f"{len(house.source_builds)} pinned sdists, {len(house.externals)} externals")
+        f"{len(house.source_builds)} pinned sdists, {len(house.externals)} externals, {len(house.archives)} archives")
     return house
 
 
@@ -63,6 +66,30 @@ def _external(manifest, image, platform, item, mirrors, profile, cache) -> Path:
     index = comp.index_for(platform)
     return download_pinned(item["dist"], item["version"], mirrors.get(index) or manifest.indexes[index].url,
                            image, platform, profile, cache)
+
+
+def unpack_archive(item, cache: Path, context, log=print) -> list:
+    """The wheels of a locked archive, each proven to be the file the lock recorded. An archive
+    the lock could not download (external) is taken as its URL serves it, and its sha256 shown."""
+    where = f"components.{item['component']}"
+    archive = artifacts.fetch_archive(item["url"], item.get("sha256", ""), cache, context)
+    found = artifacts.archive_wheels(archive, item["wheels"], where)
+    if not item.get("sha256"):
+        log(f"wheelhouse: {item['component']} is external ({item['external']}): downloaded unverified, "
+            f"sha256 {artifacts.sha256_file(archive)}")
+    elif item.get("files") and found != item["files"]:
+        raise UserError(f"{archive.name}: its wheels differ from the lock's ({', '.join(f['name'] for f in found)})",
+                        key=where)
+    target = cache / "archives" / "wheels" / artifacts.sha256_file(archive)
+    target.mkdir(parents=True, exist_ok=True)
+    import zipfile
+
+    with zipfile.ZipFile(archive) as bundle:
+        for member in bundle.infolist():
+            name = member.filename.rsplit("/", 1)[-1]
+            if name in {f["name"] for f in found} and not (target / name).exists():
+                (target / name).write_bytes(bundle.read(member))
+    return [target / f["name"] for f in found]
 
 
 def download_pinned(dist, version, index, image, platform, profile, cache) -> Path:

@@ -148,3 +148,57 @@ def requirements_inside(build, cache: Path, context=None) -> list:
         text = tar.extractfile(member).read().decode()
     lines = [line.split("#", 1)[0].strip() for line in text.splitlines()]
     return [line for line in lines if line and not line.startswith("-")]
+
+
+def fetch_archive(url: str, sha256: str, cache: Path, context=None) -> Path:
+    """An archive by its pinned sha256, or (none pinned yet) as the URL serves it, cached by URL."""
+    if sha256:
+        return fetch_url(url, sha256, cache, context)
+    name = url.rsplit("/", 1)[1]
+    target = cache / "archives" / hashlib.sha256(url.encode()).hexdigest()[:16] / name
+    if target.exists():
+        return target
+    target.parent.mkdir(parents=True, exist_ok=True)
+    partial = target.with_name(name + f".{os.getpid()}.part")
+    try:
+        if url.startswith("file://"):
+            shutil.copyfile(urllib.parse.unquote(url.removeprefix("file://")), partial)
+        else:
+            with urllib.request.urlopen(url, timeout=TIMEOUT_S, context=context) as response, open(partial, "wb") as out:
+                shutil.copyfileobj(response, out, 1 << 20)
+        os.replace(partial, target)
+    except (OSError, ValueError) as exc:
+        raise UserError(f"download of {url} failed: {exc}") from None
+    finally:
+        if partial.exists():
+            partial.unlink()
+    return target
+
+
+def archive_wheels(archive: Path, wheels, where: str) -> list:
+    """[{name, sha256}] of the wheels in a zip, one per distribution `wheels` lists and no other."""
+    import zipfile
+
+    from packaging.utils import InvalidWheelFilename, parse_wheel_filename
+
+    found = {}
+    try:
+        with zipfile.ZipFile(archive) as bundle:
+            for member in bundle.infolist():
+                name = member.filename.rsplit("/", 1)[-1]
+                if not name.endswith(".whl"):
+                    continue
+                try:
+                    dist = canonicalize_name(parse_wheel_filename(name)[0])
+                except InvalidWheelFilename:
+                    raise UserError(f"{archive.name} holds {name!r}, not a valid wheel name", key=where) from None
+                if dist in found:
+                    raise UserError(f"{archive.name} holds two wheels of {dist}", key=where)
+                found[dist] = {"name": name, "sha256": hashlib.sha256(bundle.read(member)).hexdigest()}
+    except zipfile.BadZipFile:
+        raise UserError(f"{archive.name} is not a zip archive", key=where) from None
+    wanted = [canonicalize_name(w) for w in wheels]
+    if set(found) != set(wanted):
+        raise UserError(f"{archive.name} holds wheels of {', '.join(sorted(found)) or 'nothing'}; pins.yaml lists "
+                        f"{', '.join(wanted)}", key=where)
+    return [found[dist] for dist in wanted]

@@ -4,8 +4,9 @@ A PEP 751 lock (`pylock.<name>.toml`) for a single environment: one artifact per
 the one that fits the target, with its sha256 and size. What PEP 751 has no field for is
 kept under `tool.verl-image`: per package its layer (tier), what needs it (via) and, for the
 stack's own pins, the requirements they declare (checked offline against pins.yaml); per
-lock the fingerprint of its inputs, the pins it lists without resolving (externals) and the
-artifacts installed from source.
+lock the fingerprint of its inputs, the pins it lists without resolving (externals), the
+artifacts installed from source and the archives of wheels (with the sha256 of each file
+inside, where the archive could be downloaded).
 """
 
 from __future__ import annotations
@@ -52,6 +53,7 @@ class LockFile:
     packages: list = field(default_factory=list)
     externals: list = field(default_factory=list)  # of dicts (request.External fields)
     source_builds: list = field(default_factory=list)  # of dicts (request.SourceBuild fields + requires)
+    archives: list = field(default_factory=list)  # of dicts (request.Archive fields + files: the wheels inside)
 
     def by_name(self) -> dict:
         return {entry.name: entry for entry in self.packages}
@@ -64,6 +66,7 @@ class LockFile:
         """dist -> tier, for resolved packages, externals and source builds alike."""
         out = {e.name: e.tier for e in self.packages}
         out.update({item["dist"]: item["tier"] for item in [*self.externals, *self.source_builds]})
+        out.update({dist: item["tier"] for item in self.archives for dist in item["wheels"]})
         return out
 
     def to_toml(self) -> str:
@@ -83,7 +86,8 @@ class LockFile:
         meta = {"image": self.image, "platform": self.platform, "python": self.python,
                 "uv-platform": self.uv_platform, "inputs": self.inputs, "resolver": self.resolver}
         lines += ["", f"[tool.{TOOL}]", *(f"{k} = {_s(v)}" for k, v in meta.items())]
-        for key, items in (("externals", self.externals), ("source-builds", self.source_builds)):
+        for key, items in (("externals", self.externals), ("source-builds", self.source_builds),
+                           ("archives", self.archives)):
             for item in items:
                 lines += ["", f"[[tool.{TOOL}.{key}]]", *(f"{k} = {_value(v)}" for k, v in _plain(item).items())]
         return "\n".join(lines) + "\n"
@@ -157,4 +161,4 @@ def _read(path: Path, mtime_ns: int, size: int) -> LockFile:
     return LockFile(image=meta["image"], platform=meta["platform"], python=meta["python"],
                     uv_platform=meta["uv-platform"], inputs=meta["inputs"], resolver=meta["resolver"],
                     packages=packages, externals=meta.get("externals", []),
-                    source_builds=meta.get("source-builds", []))
+                    source_builds=meta.get("source-builds", []), archives=meta.get("archives", []))

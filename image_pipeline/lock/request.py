@@ -51,6 +51,21 @@ class SourceBuild:
     requires_from: str = ""
 
 
+@dataclass(frozen=True)
+class Archive:
+    """A pinned archive of wheels (sgl-kernel-npu's release zip), installed --no-deps.
+
+    sha256 is the pin's; without one the lock records what it downloads, or the reason it could not."""
+    component: str
+    version: str
+    url: str
+    sha256: str
+    wheels: tuple  # canonical distributions of the wheels inside
+    tier: str
+    external: str = ""  # why no sha256 is pinned
+    requires: tuple = ()
+
+
 @dataclass
 class Request:
     image: str
@@ -66,11 +81,14 @@ class Request:
     indexes: dict = field(default_factory=dict)  # index name -> canonical URL
     externals: list = field(default_factory=list)
     source_builds: list = field(default_factory=list)
+    archives: list = field(default_factory=list)
     stack: dict = field(default_factory=dict)  # dist -> (component, tier, version) of the stack's own pins
     tier_order: list = field(default_factory=list)
 
     def fingerprint(self, resolver_version: str) -> str:
         data = asdict(self)
+        if not data["archives"]:
+            del data["archives"]  # so the locks of images without archives keep their fingerprint
         data["resolver"] = resolver_version
         return hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()
 
@@ -109,12 +127,21 @@ def _add_component(request, comp, tier, platform, manifest):
         request.stack[comp.dist] = (comp.name, tier, comp.version_for(platform) if comp.source != "git" else comp.ref)
     reason = comp.external_reason(platform)
     requires = comp.requires_for(platform)
+    if comp.source == "archive":
+        build = comp.build_for(platform)
+        request.archives.append(Archive(
+            component=comp.name, version=comp.version, url=build["url"], sha256=build.get("sha256", ""),
+            wheels=comp.wheels, tier=tier, external=reason or "", requires=tuple(requires or ())))
+        request.excludes += list(comp.wheels)
+        request.roots += [Root(r, comp.name, tier) for r in requires or ()]
+        return
     if reason:
         request.externals.append(External(
             component=comp.name, dist=comp.dist, version=comp.version_for(platform) or comp.ref,
             origin=comp.get("repo") or manifest.indexes[comp.index_for(platform)].url, reason=reason, tier=tier,
             commit=comp.get("commit", ""), requires=tuple(requires or ())))
         request.excludes.append(comp.dist)
+        request.excludes += [canonicalize_name(dist) for dist in comp.get("without") or {}]
         request.roots += [Root(r, comp.name, tier) for r in requires or ()]
         return
     if comp.source == "url":

@@ -74,7 +74,22 @@ class Resolver:
                         resolver=self.version, packages=sorted(entries, key=lambda e: e.name),
                         externals=[asdict(x) for x in request.externals],
                         source_builds=[{**asdict(b), "requires": inside.get(b.component, [])}
-                                       for b in request.source_builds])
+                                       for b in request.source_builds],
+                        archives=[self._archive(a) for a in request.archives])
+
+    def _archive(self, archive) -> dict:
+        """The archive with its sha256 and the sha256 of each wheel inside, where it downloads; if it
+        does not, as pinned (an unpinned one stays external: the build downloads it unverified)."""
+        item = {**asdict(archive), "files": []}
+        try:
+            path = artifacts.fetch_archive(archive.url, archive.sha256, self.cache, self.context)
+        except UserError as exc:
+            print(f"lock: {archive.component}: {exc.message}; recorded without its files", file=sys.stderr)
+            return item
+        item["files"] = artifacts.archive_wheels(path, archive.wheels, f"components.{archive.component}")
+        item["sha256"] = artifacts.sha256_file(path)
+        item["external"] = ""
+        return item
 
     def _uv(self, work, request, mirrors, fmt, previous) -> str:
         output = work / ("pylock.toml" if fmt == "pylock.toml" else "requirements.txt")

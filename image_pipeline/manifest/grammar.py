@@ -53,6 +53,12 @@ def image_name_template(value):
            "an image name ([a-z0-9_.-], optionally with {axis} placeholders)")
 
 
+@checks("component-ref")
+def component_ref(value):
+    _match(r"(?:[a-z0-9]|\{[a-z_][a-z0-9_]*\})(?:[a-z0-9_.-]|\{[a-z_][a-z0-9_]*\})*", value,
+           "a component name ([a-z0-9_.-], optionally with {axis} placeholders)")
+
+
 @checks("one-line")
 def one_line(value):
     if any(ord(c) < 32 or ord(c) == 127 for c in value):
@@ -91,6 +97,11 @@ def https_url(value):
 
 @checks("index-url")
 def index_url(value):
+    _url(value, ("https", "file"))
+
+
+@checks("artifact-url")
+def artifact_url(value):
     _url(value, ("https", "file"))
 
 

@@ -174,10 +174,13 @@ def _image(manifest, name, keypath, merged, origins, combo) -> Image:
     for required in REQUIRED_IMAGE_FIELDS:
         if required not in merged:
             raise doc.error(keypath, f"image {name!r}: missing required key {required!r}")
-    stack, only = _stack(manifest, merged, where)
-    base = _resolve(manifest, merged["base"], where(("base",)))
-    constraints = tuple(_resolve(manifest, n, where(("constraints", i))) for i, n in enumerate(merged.get("constraints") or ()))
-    test_tools = tuple(_resolve(manifest, n, where(("test_tools", i))) for i, n in enumerate(merged.get("test_tools") or ()))
+    def resolve(reference, keypath):
+        return _resolve(manifest, _fill(doc, reference, combo, keypath), keypath)
+
+    stack, only = _stack(manifest, merged, where, resolve)
+    base = resolve(merged["base"], where(("base",)))
+    constraints = tuple(resolve(n, where(("constraints", i))) for i, n in enumerate(merged.get("constraints") or ()))
+    test_tools = tuple(resolve(n, where(("test_tools", i))) for i, n in enumerate(merged.get("test_tools") or ()))
     runner = manifest.runners.get(merged["runner"])
     if runner is None:
         raise doc.error(where(("runner",)), f"unknown runner{schema.suggest(merged['runner'], manifest.runners)}")
@@ -197,7 +200,17 @@ def _image(manifest, name, keypath, merged, origins, combo) -> Image:
         env=dict(merged["env"]), patches=tuple(image_patches), axes=combo, origins=origins)
 
 
-def _stack(manifest, merged, where) -> tuple:
+def _fill(doc, reference, combo, keypath) -> str:
+    """A component reference with its {axis} placeholders replaced by the image's axis values."""
+    names = [f for _, f, _, _ in string.Formatter().parse(reference) if f is not None]
+    for name in names:
+        if name not in combo:
+            expands = ", ".join(combo) or "no axis"
+            raise doc.error(keypath, f"{reference!r} uses {{{name}}} but the image expands over {expands}")
+    return reference.format(**combo) if names else reference
+
+
+def _stack(manifest, merged, where, resolve) -> tuple:
     """role -> components in tier order, and component name -> the one platform it is for
     (a role written {platform: component} installs another build per platform)."""
     stack, only = {}, {}
@@ -211,10 +224,10 @@ def _stack(manifest, merged, where) -> tuple:
             if set(names) != platforms:
                 raise manifest.doc.error(keypath, f"role {role!r} names {', '.join(sorted(names))}; the image is built "
                                                   f"for {', '.join(sorted(platforms))}: name one component per platform")
-            comps = tuple(_resolve(manifest, n, keypath + (p,)) for p, n in names.items())
-            only.update({n: p for p, n in names.items()})
+            comps = tuple(resolve(n, keypath + (p,)) for p, n in names.items())
+            only.update({c.name: p for p, c in zip(names, comps)})
         else:
-            comps = tuple(_resolve(manifest, n, keypath) for n in ([names] if isinstance(names, str) else names))
+            comps = tuple(resolve(n, keypath) for n in ([names] if isinstance(names, str) else names))
         stack[role] = comps
     return {role: stack[role] for role in order if role in stack}, only
 

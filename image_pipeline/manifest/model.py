@@ -112,6 +112,8 @@ class Component:
         External pins are installed as pinned and --no-deps, from their own source."""
         if self.source == "git":
             return "git sources are fetched at their pinned commit, not resolved"
+        if self.source == "archive" and self.build_for(platform).get("sha256"):
+            return None
         return self.build_for(platform).get("external") or self.spec.get("external")
 
     def requires_for(self, platform: str) -> list | None:
@@ -126,6 +128,16 @@ class Component:
         return self.spec.get("build") or {}
 
     @property
+    def wheels(self) -> tuple:
+        """Archives: the canonical distributions of the wheels inside."""
+        return tuple(canonicalize_name(w) for w in self.spec.get("wheels") or ())
+
+    @property
+    def install(self) -> dict:
+        """Git sources: {subdirectory, pyproject} of how the tree is installed."""
+        return self.spec.get("install") or {}
+
+    @property
     def reference(self) -> str:
         """Base images: the reference to pull, or to import a bootstrapped base under."""
         return f"{self.spec['image']}:{self.spec['tag']}"
@@ -138,6 +150,8 @@ class Component:
             return f"{self.version} (sha256 {self.spec['sha256'][:12]})"
         if self.source == "git":
             return f"{self.ref} @ {self.spec['commit'][:12]}"
+        if self.source == "archive":
+            return f"{self.version} ({', '.join(self.wheels)})"
         return self.reference + (f"@{self.spec['digest']}" if self.spec.get("digest") else "")
 
     @property
@@ -149,6 +163,8 @@ class Component:
             return f"{self.spec['repo'].removesuffix('.git')}/tree/{self.spec['commit']}"
         if self.source == "url":
             return self.spec["url"]
+        if self.source == "archive":
+            return next(iter(self.spec["builds"].values()))["url"]
         host = self.spec["image"].split("/")[0]
         return f"https://{self.spec['image']}" if "." in host else f"https://hub.docker.com/r/{self.spec['image']}"
 
@@ -175,6 +191,8 @@ class Component:
             out["version"] = str(self.release)
         if self.spec.get("extras"):
             out["extras"] = list(self.spec["extras"])
+        if self.source == "archive":
+            out["wheels"] = list(self.wheels)
         return out
 
 

@@ -11,6 +11,8 @@ import string
 from dataclasses import dataclass
 from typing import Callable
 
+from .model import PLATFORM_ARCH
+
 RULES: list = []
 
 ROLLOUT_BACKENDS = (("vllm", "vllm_ascend"), ("sglang", "sgl_kernel"))
@@ -147,11 +149,18 @@ def _mindspeed(manifest):
                                  f"core_rX.Y line")
 
 
-@rule("cpu-shares-npu-releases", "the cpu stand-in installs the NPU images' release of torch, vllm, transformers, "
-                                 "verl, mbridge and Mooncake (Megatron: its X.Y line), unless the pin says why not")
+def _backend(img):
+    """The rollout backend an image runs (its first role: vllm or sglang), or None."""
+    return next((pair[0] for pair in ROLLOUT_BACKENDS if pair[0] in img.stack), None)
+
+
+@rule("cpu-shares-npu-releases", "the cpu stand-in installs the release of torch, vllm, transformers, verl, mbridge "
+                                 "and Mooncake (Megatron: its X.Y line) of the NPU images with its rollout backend, "
+                                 "unless the pin says why not")
 def _shared(manifest):
-    npu = [img for img in _platform_views(manifest) if img.device == "npu"]
-    for cpu in (img for img in _platform_views(manifest) if img.device == "cpu"):
+    views = list(_platform_views(manifest))
+    for cpu in (img for img in views if img.device == "cpu"):
+        npu = [img for img in views if img.device == "npu" and _backend(img) == _backend(cpu)]
         for role in SHARED_ROLES:
             mine = cpu.role(role)
             if mine is None or mine.get("deviates"):
@@ -290,3 +299,55 @@ def _alternatives(manifest):
         if target.dist != comp.dist or target.source == comp.source:
             yield comp.keypath + ("alternative_to",), (f"{manifest.pin_text(comp)} cannot replace "
                                                        f"{manifest.pin_text(target)}: same distribution, other source")
+
+
+# sgl-kernel-npu-2026.02.01-torch2.8.0-py311-cann8.5.0-a3-aarch64.zip: what the archive was built for
+ARCHIVE_TARGET = re.compile(r"-torch(?P<torch>\d+(?:\.\d+)+)-py(?P<python>3)(?P<minor>\d+)-cann(?P<cann>[0-9A-Za-z.]+)"
+                            r"-(?P<chip>[0-9a-z]+)-(?P<arch>x86_64|aarch64)\.zip$")
+
+
+@rule("archive-fits-image", "an archive has a build for every platform of its images, pinned by sha256 or declared "
+                            "external, its URLs contain its version, and the torch, python, CANN, SoC and "
+                            "architecture in each file name are the image's")
+def _archives(manifest):
+    for image in manifest.images.values():
+        for platform in image.platforms:
+            img = image.on(platform)
+            for comp in (c for c in img.components if c.source == "archive"):
+                yield from _archive_fits(manifest, img, comp, platform)
+
+
+def _archive_fits(manifest, img, comp, platform):
+    build = comp.build_for(platform)
+    if not build:
+        yield comp.keypath + ("builds",), f"{comp.name!r} has no build for {platform}, a platform of {img.name!r}"
+        return
+    where = comp.keypath + ("builds", platform, "url")
+    url = build["url"]
+    if comp.version not in url:
+        yield where, f"url does not contain version {comp.version} (stale url or version?)"
+    if not build.get("sha256") and not comp.get("external"):
+        yield comp.keypath + ("builds", platform), "pin the archive's sha256, or say in `external` why it cannot be"
+    target = ARCHIVE_TARGET.search(url.rsplit("/", 1)[-1])
+    if target is None:
+        yield where, (f"cannot read torch, python, CANN, SoC and arch from {url.rsplit('/', 1)[-1]!r} "
+                      f"(expected ...-torchX.Y.Z-pyXY-cannX.Y.Z-<soc>-<arch>.zip)")
+        return
+    yield from _archive_target(manifest, img, comp, platform, where, target)
+
+
+def _archive_target(manifest, img, comp, platform, where, target):
+    base_tag = img.base.spec["tag"].split("-")
+    torch = img.role("torch")
+    name = f"{comp.name} {comp.version} for {platform} ({manifest.doc.name}:{manifest.line(where)})"
+    if target["cann"] != base_tag[0]:
+        yield where, f"{name} is built for CANN {target['cann']}; {img.name}'s base {manifest.pin_text(img.base)} is CANN {base_tag[0]}"
+    if len(base_tag) > 1 and target["chip"] != base_tag[1]:
+        yield where, f"{name} is built for SoC {target['chip']}; {img.name}'s base {manifest.pin_text(img.base)} is {base_tag[1]}"
+    if torch is not None and str(torch.release) != target["torch"]:
+        yield where, f"{name} is built for torch {target['torch']}; {img.name} installs {manifest.pin_text(torch)}"
+    if f"3.{target['minor']}" != img.python:
+        yield where, (f"{name} is built for python 3.{target['minor']}; {img.name} is python {img.python} "
+                      f"({manifest.doc.name}:{manifest.line(img.where(('python',)))})")
+    if target["arch"] != PLATFORM_ARCH[platform]:
+        yield where, f"{name} is the {target['arch']} build, listed for {platform}"

@@ -102,6 +102,11 @@ def _externals(manifest, locks) -> str:
                                         + (f" @ {item['commit'][:12]}" if item.get("commit") else ""),
                                         item["origin"], set(), item["reason"]])
             row[3].add(f"{image} {platform.split('/')[1]}")
+        for item in (a for a in (lock.archives if lock else []) if not a.get("sha256")):
+            row = rows.setdefault((item["component"], item["url"]), [
+                f"`{item['component']}`", f"{item['version']}: {', '.join(item['wheels'])}", item["url"].rsplit("/", 1)[-1],
+                set(), item["external"]])
+            row[3].add(f"{image} {platform.split('/')[1]}")
     return tables.markdown(["component", "pin", "source", "locks", "why"],
                            [[*r[:3], ", ".join(sorted(r[3])), r[4]] for r in rows.values()])
 
@@ -132,6 +137,9 @@ def _locked_version(lock, comp, platform) -> str:
     for item in [*lock.externals, *lock.source_builds]:
         if item["component"] == comp.name:
             return f"{item['version']} ({'external' if item in lock.externals else 'source'})"
+    for item in lock.archives:
+        if item["component"] == comp.name:
+            return f"{item['version']} (archive, {'sha256 ' + item['sha256'][:12] if item.get('sha256') else 'external'})"
     return "-"
 
 

@@ -29,6 +29,7 @@ OPTIONS = {
     "url": ("version", "url", "sha256"),
     "git": ("tag", "branch", "commit", "version"),
     "image": ("version", "tag"),
+    "archive": ("version",),
 }
 STAGED = ("pins.yaml", "README.md", "images", "templates", "patches", *readme.READ_FILES)
 
@@ -50,7 +51,7 @@ def fields_for(comp, given: dict) -> dict:
         raise UserError(f"--{wrong[0]} does not apply to a {comp.source} pin (it takes "
                         f"{', '.join('--' + o if o != 'version' else 'VERSION' for o in OPTIONS[comp.source])})",
                         key=f"components.{comp.name}")
-    if comp.source == "pypi":
+    if comp.source in ("pypi", "archive"):
         return _require(options, ("version",), comp)
     if comp.source == "url":
         return _require(options, ("version", "url", "sha256"), comp)
@@ -90,8 +91,17 @@ def edit(doc, name: str, values: dict) -> None:
     if name not in components:
         raise UserError(f"unknown component {name!r}", file=doc.name)
     body = components[name]
+    if body.get("source") == "archive" and "version" in values:
+        _move_archive_urls(body, str(body["version"]), values["version"])
     for key, value in values.items():
         body[key] = value
+
+
+def _move_archive_urls(body, old: str, new: str) -> None:
+    """An archive's URLs carry its version; their pinned sha256s belong to the old files."""
+    for build in body["builds"].values():
+        build["url"] = build["url"].replace(old, new)
+        build.pop("sha256", None)
 
 
 def bump(root: Path, edits: list, *, reason: str, issue: str | None, profile, cache: Path, extra_blocks: dict,

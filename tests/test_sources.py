@@ -1,0 +1,160 @@
+"""What the resolver does not resolve: archives of wheels (sgl-kernel-npu's release zip) and
+git trees installed from a subdirectory with another pyproject.toml (sglang's NPU one).
+
+The real archives and repositories are on GitHub, which this host cannot reach: the same code
+runs here on a local zip (file://) and a local tree. The wheels in them are built here.
+"""
+
+import base64
+import hashlib
+import json
+import os
+import subprocess
+import sys
+import venv
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from image_pipeline.build.wheelhouse import unpack_archive
+from image_pipeline.errors import UserError
+from image_pipeline.lock import artifacts
+from image_pipeline.lock.request import Archive, build_request
+from image_pipeline.lock.resolve import Resolver
+from image_pipeline.network import NetProfile
+
+from conftest import REPO, manifest
+
+M = manifest()
+KERNELS = next(c for c in M.components.values() if c.source == "archive")
+
+
+def wheel_bytes(dist: str) -> bytes:
+    """A minimal valid wheel of `dist` (version 0)."""
+    name = dist.replace("-", "_")
+    files = {f"{name}-0.dist-info/METADATA": f"Metadata-Version: 2.1\nName: {dist}\nVersion: 0\n",
+             f"{name}-0.dist-info/WHEEL": "Wheel-Version: 1.0\nGenerator: test\nRoot-Is-Purelib: true\nTag: py3-none-any\n"}
+    record = f"{name}-0.dist-info/RECORD"
+    lines = []
+    out = __import__("io").BytesIO()
+    with zipfile.ZipFile(out, "w") as bundle:
+        for path, text in files.items():
+            bundle.writestr(path, text)
+            digest = base64.urlsafe_b64encode(hashlib.sha256(text.encode()).digest()).rstrip(b"=").decode()
+            lines.append(f"{path},sha256={digest},{len(text)}")
+        bundle.writestr(record, "\n".join(lines + [f"{record},,"]) + "\n")
+    return out.getvalue()
+
+
+def make_archive(path: Path, dists) -> Path:
+    with zipfile.ZipFile(path, "w") as bundle:
+        for dist in dists:
+            bundle.writestr(f"{dist.replace('-', '_')}-0-py3-none-any.whl", wheel_bytes(dist))
+    return path
+
+
+def archive_request(url: str, sha256: str = "") -> Archive:
+    return Archive(component=KERNELS.name, version=KERNELS.version, url=url, sha256=sha256, wheels=KERNELS.wheels,
+                   tier="frameworks", external="" if sha256 else KERNELS.get("external"))
+
+
+def test_the_committed_locks_list_each_archive_unverified_with_its_reason():
+    """Here GitHub does not answer: every lock names the archive, with the pin's reason and no files."""
+    for image in (i for i in M.images.values() if i.role("sgl_kernel")):
+        for platform in image.platforms:
+            request = build_request(M, image, platform)
+            assert [a.component for a in request.archives] == [image.role("sgl_kernel").name]
+            assert set(image.role("sgl_kernel").wheels) <= set(request.excludes)
+
+
+def test_lock_records_the_archive_and_each_wheel_inside_where_it_downloads(tmp_path):
+    zipped = make_archive(tmp_path / "kernels.zip", KERNELS.wheels)
+    item = Resolver(NetProfile(), tmp_path / "cache")._archive(archive_request(zipped.as_uri()))
+    assert item["sha256"] == artifacts.sha256_file(zipped) and item["external"] == ""
+    with zipfile.ZipFile(zipped) as bundle:
+        inside = {n: hashlib.sha256(bundle.read(n)).hexdigest() for n in bundle.namelist()}
+    assert item["files"] == [{"name": f"{d.replace('-', '_')}-0-py3-none-any.whl",
+                              "sha256": inside[f"{d.replace('-', '_')}-0-py3-none-any.whl"]} for d in KERNELS.wheels]
+
+
+def test_lock_keeps_an_archive_it_cannot_download_external(tmp_path):
+    item = Resolver(NetProfile(), tmp_path / "cache")._archive(archive_request((tmp_path / "absent.zip").as_uri()))
+    assert item["files"] == [] and item["sha256"] == "" and item["external"] == KERNELS.get("external")
+
+
+@pytest.mark.parametrize("dists,words", [(KERNELS.wheels[:-1], "holds wheels of"),
+                                         ((*KERNELS.wheels, "intruder"), "holds wheels of")])
+def test_an_archive_holding_other_wheels_than_pinned_is_refused(tmp_path, dists, words):
+    zipped = make_archive(tmp_path / "kernels.zip", dists)
+    with pytest.raises(UserError, match=words):
+        artifacts.archive_wheels(zipped, KERNELS.wheels, f"components.{KERNELS.name}")
+
+
+def test_the_build_refuses_an_archive_that_changed_since_the_lock(tmp_path):
+    zipped = make_archive(tmp_path / "kernels.zip", KERNELS.wheels)
+    locked = Resolver(NetProfile(), tmp_path / "cache")._archive(archive_request(zipped.as_uri()))
+    assert [p.name for p in unpack_archive(locked, tmp_path / "cache2", None)] == [f["name"] for f in locked["files"]]
+    make_archive(zipped, (*KERNELS.wheels[1:], KERNELS.wheels[0]))  # same wheels, other bytes
+    with pytest.raises(UserError, match="sha256"):
+        unpack_archive(locked, tmp_path / "cache3", None)
+
+
+def test_an_external_archive_is_taken_as_served_and_its_sha256_shown(tmp_path):
+    zipped = make_archive(tmp_path / "kernels.zip", KERNELS.wheels)
+    item = {**archive_request(zipped.as_uri()).__dict__, "files": []}
+    shown = []
+    wheels = unpack_archive(item, tmp_path / "cache", None, log=shown.append)
+    assert sorted(p.name.split("-")[0] for p in wheels) == sorted(d.replace("-", "_") for d in KERNELS.wheels)
+    assert artifacts.sha256_file(zipped) in shown[0] and "unverified" in shown[0]
+
+
+IN_TREE_BACKEND = '''
+import base64, hashlib, pathlib, tomllib, zipfile
+
+def build_wheel(wheel_directory, config_settings=None, metadata_directory=None):
+    dist = tomllib.loads(pathlib.Path("pyproject.toml").read_text())["project"]["name"]
+    name = dist.replace("-", "_")
+    files = {f"{name}-0.dist-info/METADATA": f"Metadata-Version: 2.1\\nName: {dist}\\nVersion: 0\\n",
+             f"{name}-0.dist-info/WHEEL": "Wheel-Version: 1.0\\nGenerator: test\\nRoot-Is-Purelib: true\\nTag: py3-none-any\\n"}
+    record, lines = f"{name}-0.dist-info/RECORD", []
+    wheel = f"{name}-0-py3-none-any.whl"
+    with zipfile.ZipFile(pathlib.Path(wheel_directory) / wheel, "w") as bundle:
+        for path, text in files.items():
+            bundle.writestr(path, text)
+            digest = base64.urlsafe_b64encode(hashlib.sha256(text.encode()).digest()).rstrip(b"=").decode()
+            lines.append(f"{path},sha256={digest},{len(text)}")
+        bundle.writestr(record, "\\n".join(lines + [f"{record},,"]) + "\\n")
+    return wheel
+'''
+
+
+def pyproject(dist: str) -> str:
+    return (f'[project]\nname = "{dist}"\nversion = "0"\n\n[build-system]\nrequires = []\n'
+            f'build-backend = "backend"\nbackend-path = ["."]\n')
+
+
+def test_a_git_tree_installs_from_its_subdirectory_with_the_pinned_pyproject_swapped_in(tmp_path):
+    """As sglang: python/pyproject_npu.toml replaces python/pyproject.toml, then python/ is installed."""
+    sglang = M.components["sglang"]
+    subdirectory, swapped = sglang.install["subdirectory"], sglang.install["pyproject"]
+    tier = tmp_path / "tier"
+    project = tier / "src" / sglang.name / subdirectory
+    project.mkdir(parents=True)
+    (project / "backend.py").write_text(IN_TREE_BACKEND)
+    (project / "pyproject.toml").write_text(pyproject("the-cuda-one"))
+    (tier / "src" / sglang.name / swapped).write_text(pyproject("the-npu-one"))
+    (tier / "files").mkdir()
+    (tier / "requirements.txt").write_text("")
+    item = {"component": sglang.name, "dist": sglang.dist, "env": {}, "soc_env": "", "kind": "git", **sglang.install}
+    (tier / "sources.json").write_text(json.dumps({"items": [item], "compile": False, "apt_build": [], "soc_version": ""}))
+    target = tmp_path / "venv"
+    venv.create(target, with_pip=True)
+    result = subprocess.run([sys.executable, str(REPO / "installer/install_tier.py"), str(tier)], capture_output=True,
+                            text=True, env={**os.environ, "VERL_IMAGE_VENV": str(target), "PIP_NO_INDEX": "1"})
+    assert result.returncode == 0, result.stdout[-2000:] + result.stderr[-2000:]
+    listed = subprocess.run([str(target / "bin/python"), "-m", "pip", "list", "--format", "json"], capture_output=True,
+                            text=True, check=True).stdout
+    names = {p["name"] for p in json.loads(listed)}
+    assert "the-npu-one" in names and "the-cuda-one" not in names
+    assert (tier / "src" / sglang.name / subdirectory / "pyproject.toml").read_text() == pyproject("the-cuda-one")
