@@ -8,10 +8,11 @@ import pytest
 from packaging.version import Version
 
 from image_pipeline import files
+from image_pipeline.errors import UserError
 from image_pipeline.manifest import load_manifest
 from image_pipeline.review import outdated
 
-from conftest import edit, manifest, run_build, tree_snapshot
+from conftest import REPO, edit, manifest, run_build, tree_snapshot
 
 M = manifest()
 CORE = M.components["megatron-core"]  # pins only the cpu image, and stays in its X.Y line below
@@ -229,3 +230,23 @@ def test_outdated_on_real_pypi():
 def test_newest_release_ignores_prereleases():
     versions = [outdated.Version(v) for v in ("1.0", "1.1rc1", "1.0.post1", "2.0.dev1")]
     assert str(outdated.newest_release(versions)) == "1.0.post1"
+
+
+def test_bumping_an_archive_moves_its_urls_and_drops_their_old_sha256(tmp_path):
+    from image_pipeline.manifest import document
+    from image_pipeline.review import bump
+
+    kernels = next(c for c in M.components.values() if c.source == "archive")
+    pins = tmp_path / "pins.yaml"
+    pins.write_text((REPO / "pins.yaml").read_text())
+    doc = document.load(pins)
+    doc.tree["components"][kernels.name]["builds"]["linux/arm64"]["sha256"] = "0" * 64
+    newer = f"{kernels.version}.post1"
+    bump.edit(doc, kernels.name, bump.fields_for(kernels, {"version": newer}))
+    body = doc.tree["components"][kernels.name]
+    assert body["version"] == newer
+    for platform, build in body["builds"].items():
+        assert build["url"] == kernels.build_for(platform)["url"].replace(kernels.version, newer)
+        assert "sha256" not in build
+    with pytest.raises(UserError, match="does not apply"):
+        bump.fields_for(kernels, {"version": newer, "commit": "ab" * 20})

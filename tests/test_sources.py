@@ -158,3 +158,39 @@ def test_a_git_tree_installs_from_its_subdirectory_with_the_pinned_pyproject_swa
     names = {p["name"] for p in json.loads(listed)}
     assert "the-npu-one" in names and "the-cuda-one" not in names
     assert (tier / "src" / sglang.name / subdirectory / "pyproject.toml").read_text() == pyproject("the-cuda-one")
+
+
+def npu_pyproject(requires, extras_split: int) -> str:
+    """A pyproject like sglang's NPU one: dependencies, and the pinned extra pointing at another extra."""
+    sglang = M.components["sglang"]
+    (extra,) = sglang.get("extras")
+    deps, optional = requires[:extras_split], requires[extras_split:]
+    return (f'[project]\nname = "{sglang.dist}"\ndependencies = {json.dumps(deps)}\n\n[project.optional-dependencies]\n'
+            f'{extra} = ["{sglang.dist}[more]"]\nmore = {json.dumps(optional)}\nunused = ["not-pinned-anywhere"]\n')
+
+
+def declared_problems(tmp_path, text):
+    from image_pipeline.lock import declared
+
+    sglang = M.components["sglang"]
+    (tmp_path / sglang.install["pyproject"]).parent.mkdir(parents=True, exist_ok=True)
+    (tmp_path / sglang.install["pyproject"]).write_text(text)
+    return declared.problems(sglang, tmp_path)
+
+
+def test_a_pyproject_that_declares_what_requires_says_passes(tmp_path):
+    requires = list(M.components["sglang"].get("requires"))
+    assert declared_problems(tmp_path, npu_pyproject(requires, len(requires) // 2)) == []
+
+
+def test_a_pyproject_declaring_more_or_other_than_requires_is_refused(tmp_path):
+    sglang = M.components["sglang"]
+    requires = list(sglang.get("requires"))
+    pinned = next(r for r in requires if "==" in r)
+    moved = pinned.replace("==", "==9!")  # the same distribution, another release
+    found = declared_problems(tmp_path, npu_pyproject([*requires, "brand-new-dep"], 3))
+    assert found == ["declares brand-new-dep, which `requires` lacks"]
+    found = declared_problems(tmp_path, npu_pyproject([moved if r == pinned else r for r in requires], 3))
+    assert len(found) == 1 and pinned in found[0] and "9!" in found[0]
+    left_out = next(iter(sglang.get("without")))
+    assert declared_problems(tmp_path, npu_pyproject([*requires, f"{left_out}==9!0"], 3)) == []

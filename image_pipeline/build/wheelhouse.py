@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import UserError
-from ..lock import artifacts, lockfile
+from ..lock import artifacts, declared, lockfile
 from ..manifest.model import PLATFORM_ARCH
 from ..paths import PAYLOAD
 
@@ -62,7 +62,9 @@ def fetch(manifest, image, platform: str, root: Path, profile, cache: Path, log=
 def _external(manifest, image, platform, item, mirrors, profile, cache) -> Path:
     comp = manifest.components[item["component"]]
     if comp.source == "git":
-        return checkout(comp, cache)
+        tree = checkout(comp, cache)
+        check_declared(comp, tree)
+        return tree
     index = comp.index_for(platform)
     return download_pinned(item["dist"], item["version"], mirrors.get(index) or manifest.indexes[index].url,
                            image, platform, profile, cache)
@@ -114,6 +116,16 @@ def download_pinned(dist, version, index, image, platform, profile, cache) -> Pa
         raise UserError(f"external {dist}=={version} for {platform} is not available from {index}: {last}",
                         key=f"{dist}")
     return found[0]
+
+
+def check_declared(comp, tree: Path) -> None:
+    """A tree installed from a pyproject (sglang's NPU one) must declare nothing its pin's `requires` misses."""
+    if not comp.install or comp.get("requires") is None:
+        return
+    found = declared.problems(comp, tree)
+    if found:
+        raise UserError(f"{comp.name} at {comp.get('commit')[:12]}: " + "; ".join(found[:3])
+                        + (f" (and {len(found) - 3} more)" if len(found) > 3 else ""), key=f"components.{comp.name}.requires")
 
 
 def checkout(comp, cache: Path) -> Path:

@@ -173,6 +173,8 @@ def _smoke_checks(root: Path) -> str:
     rows = []
     for check in json.loads((root / CHECKS_FILE).read_text())["checks"]:
         devices = ", ".join(check.get("devices", ["cpu", "npu"]))
+        if check.get("roles"):
+            devices += " with " + ", ".join(f"`{role}`" for role in check["roles"])
         needs = "the image's device" if check["device"] else "no device"
         kind = "figure" if check.get("kind") == "measurement" else ("opt-in" if check.get("optional") else "check")
         rows.append([f"`{check['name']}`", devices, needs, kind, check["proves"]])

@@ -96,6 +96,10 @@ def _externals(root: Path, change: Change) -> str:
                 row = rows.setdefault((item["component"], item["version"]),
                                       [f"`{item['component']}` {item['version']}", item["reason"], set()])
                 row[2].add(f"{name} {arch_of(platform)}")
+            for item in (a for a in (lock.archives if lock else []) if not a.get("sha256")):
+                row = rows.setdefault((item["component"], item["version"]),
+                                      [f"`{item['component']}` {item['version']} (archive)", item["external"], set()])
+                row[2].add(f"{name} {arch_of(platform)}")
     if not rows:
         return ""
     return ("### Not resolved here (externals: installed pinned, --no-deps)\n\n"
