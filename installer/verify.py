@@ -49,17 +49,14 @@ def check_versions(pins: dict, installed: dict) -> list:
         for comp in comps:
             if this_platform() not in comp.get("platforms", [this_platform()]):
                 continue
-            for dist in comp.get("wheels", []):  # an archive: each of its wheels, at whatever version it holds
-                if canonical(dist) not in installed:
-                    problems.append(f"{role}: {dist} (from {comp['name']}) is not installed")
-            if comp.get("wheels"):
-                continue
-            want = comp.get("version")
-            have = installed.get(canonical(comp["dist"]))
-            if have is None:
-                problems.append(f"{role}: {comp['dist']} is not installed (pinned {want or comp.get('commit')})")
-            elif want and not same_release(have, want):
-                problems.append(f"{role}: {comp['dist']} is {have}, pinned {want}")
+            # an archive pins its wheels by the archive's sha256, not by their own versions
+            want = None if comp.get("wheels") else comp.get("version")
+            for dist in comp.get("wheels") or [comp["dist"]]:
+                have = installed.get(canonical(dist))
+                if have is None:
+                    problems.append(f"{role}: {dist} is not installed (pinned {want or comp.get('commit') or comp['name']})")
+                elif want and not same_release(have, want):
+                    problems.append(f"{role}: {dist} is {have}, pinned {want}")
     for comp in pins.get("constraints", []):
         have = installed.get(canonical(comp["dist"]))
         if have is not None and comp.get("version") and not same_release(have, comp["version"]):

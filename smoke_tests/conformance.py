@@ -44,17 +44,19 @@ def versions(ctx):
         for comp in comps:
             if here not in comp.get("platforms", [here]):
                 continue  # the build of another platform (pins.json lists every platform's)
-            want = comp.get("version")
-            try:
-                have = md.version(comp["dist"])
-            except md.PackageNotFoundError:
-                problems.append(f"{role}: {comp['dist']} is not installed (pinned {want or comp.get('commit')})")
-                continue
-            ok = want is None or _same_release(have, want)
-            lines.append(f"{role}: {comp['dist']} {have}" + (f" (pinned {want})" if want else "")
-                         + ("" if ok else "  <-- MISMATCH"))
-            if not ok:
-                problems.append(f"{role}: {comp['dist']} is {have}, pinned {want}")
+            # an archive pins its wheels by the archive's sha256, not by their own versions
+            want = None if comp.get("wheels") else comp.get("version")
+            for dist in comp.get("wheels") or [comp["dist"]]:
+                try:
+                    have = md.version(dist)
+                except md.PackageNotFoundError:
+                    problems.append(f"{role}: {dist} is not installed (pinned {want or comp.get('commit') or comp['name']})")
+                    continue
+                ok = want is None or _same_release(have, want)
+                lines.append(f"{role}: {dist} {have}" + (f" (pinned {want})" if want else "")
+                             + ("" if ok else "  <-- MISMATCH"))
+                if not ok:
+                    problems.append(f"{role}: {dist} is {have}, pinned {want}")
     return judged("conformance.versions", problems, lines)
 
 

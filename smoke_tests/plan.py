@@ -38,4 +38,9 @@ def select(checks: list, device: str, only: str, extended: bool, roles=()) -> li
     unknown = [w for w in wanted if not any(c.name == w or c.name.startswith(w + ".") for c in checks)]
     if unknown:
         raise ValueError(f"no check matches {', '.join(unknown)!r}")
-    return [c for c in applicable if any(c.name == w or c.name.startswith(w + ".") for w in wanted)]
+    chosen = [c for c in applicable if any(c.name == w or c.name.startswith(w + ".") for w in wanted)]
+    inapplicable = [w for w in wanted if not any(c.name == w or c.name.startswith(w + ".") for c in chosen)]
+    if inapplicable:
+        raise ValueError(f"{', '.join(inapplicable)!r} does not apply to this image ({device}, roles "
+                         f"{', '.join(sorted(roles)) or 'none'})")
+    return chosen

@@ -246,7 +246,7 @@ def test_bumping_an_archive_moves_its_urls_and_drops_their_old_sha256(tmp_path):
     body = doc.tree["components"][kernels.name]
     assert body["version"] == newer
     for platform, build in body["builds"].items():
-        assert build["url"] == kernels.build_for(platform)["url"].replace(kernels.version, newer)
+        assert build["url"] == kernels.build_for(platform)["url"] and "{version}" in build["url"]
         assert "sha256" not in build
     with pytest.raises(UserError, match="does not apply"):
         bump.fields_for(kernels, {"version": newer, "commit": "ab" * 20})

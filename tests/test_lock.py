@@ -55,7 +55,7 @@ def test_npu_locks_hold_upstreams_tested_stack():
             kernels = image.role("sgl_kernel")
             if kernels is not None:
                 archive = next(a for a in lock.archives if a["component"] == kernels.name)
-                assert archive["url"] == kernels.build_for(platform)["url"] and archive["wheels"] == list(kernels.wheels)
+                assert archive["url"] == kernels.url_for(platform) and archive["wheels"] == list(kernels.wheels)
                 assert not set(kernels.wheels) & set(versions), "an archive's wheels are never resolved from an index"
             assert image.role("vllm_ascend") or kernels, name
             assert lock.python == image.python

@@ -203,3 +203,48 @@ def test_an_sglang_images_device_checks_are_not_run_without_npus(tmp_path):
     assert result.returncode == 1
     statuses = {r["name"]: r["status"] for r in json.loads((tmp_path / "out" / "results.json").read_text())}
     assert set(statuses.values()) == {"NOT RUN"} and "conformance.imports" in statuses and "sync.mooncake" in statuses
+
+
+def _pinned_installation(pins, platform):
+    """dist -> version as an image built right would have it (an archive's wheels at any version)."""
+    installed = {}
+    for comps in pins["stack"].values():
+        for comp in comps:
+            if platform in comp.get("platforms", [platform]):
+                installed.update({d: "0" for d in comp.get("wheels", [])})
+                if "dist" in comp:
+                    installed[comp["dist"]] = comp.get("version") or "0"
+    return installed
+
+
+@pytest.mark.parametrize("image", ["npu-a3", "npu-sglang-a3"])
+def test_version_checks_take_an_archive_by_its_wheels(monkeypatch, image):
+    """verify.py (in the build) and conformance.versions (in the smoke suite) on the same pins.json."""
+    sys.path.insert(0, str(REPO / "installer"))
+    import verify
+    from smoke_tests import conformance
+
+    pins = _pins_of(image)
+    platform = verify.this_platform()
+    installed = _pinned_installation(pins, platform)
+    monkeypatch.setattr(conformance.md, "version", lambda dist: installed[dist] if dist in installed
+                        else (_ for _ in ()).throw(conformance.md.PackageNotFoundError(dist)))
+    monkeypatch.setattr(conformance.sys, "version_info", tuple(int(p) for p in pins["python"].split(".")) + (0,))
+    context = type("Ctx", (), {"pins": pins, "faults": ()})()
+    assert verify.check_versions(pins, installed) == []
+    assert conformance.versions(context).status == "PASS"
+    wheels = [d for comps in pins["stack"].values() for c in comps for d in c.get("wheels", [])]
+    missing = (wheels or list(installed))[0]
+    del installed[missing]
+    assert [p for p in verify.check_versions(pins, installed) if missing in p]
+    assert conformance.versions(context).status == "FAIL"
+
+
+def test_only_naming_a_check_that_does_not_apply_to_the_image_is_refused():
+    from smoke_tests.plan import load_checks, select
+
+    sglang = _pins_of("npu-sglang-a3")
+    with pytest.raises(ValueError, match="'batch_invariance' does not apply"):
+        select(load_checks(), sglang["device"], "batch_invariance", False, roles=sglang["stack"])
+    assert [c.name for c in select(load_checks(), sglang["device"], "sync.mooncake", False, roles=sglang["stack"])] \
+        == ["sync.mooncake", "sync.mooncake.throughput"]

@@ -19,7 +19,7 @@ import pytest
 
 from image_pipeline.build.wheelhouse import unpack_archive
 from image_pipeline.errors import UserError
-from image_pipeline.lock import artifacts
+from image_pipeline.lock import artifacts, lockfile
 from image_pipeline.lock.request import Archive, build_request
 from image_pipeline.lock.resolve import Resolver
 from image_pipeline.network import NetProfile
@@ -60,17 +60,22 @@ def archive_request(url: str, sha256: str = "") -> Archive:
 
 
 def test_the_committed_locks_list_each_archive_unverified_with_its_reason():
-    """Here GitHub does not answer: every lock names the archive, with the pin's reason and no files."""
-    for image in (i for i in M.images.values() if i.role("sgl_kernel")):
+    """Here GitHub does not answer: every lock names the archive with the pin's reason, and no files."""
+    images = [image for image in M.images.values() if image.role("sgl_kernel")]
+    assert images
+    for image in images:
+        kernels = image.role("sgl_kernel")
         for platform in image.platforms:
-            request = build_request(M, image, platform)
-            assert [a.component for a in request.archives] == [image.role("sgl_kernel").name]
-            assert set(image.role("sgl_kernel").wheels) <= set(request.excludes)
+            (item,) = lockfile.read(lockfile.path_for(REPO, image.name, platform)).archives
+            assert (item["component"], item["url"], item["wheels"]) == (kernels.name, kernels.url_for(platform),
+                                                                       list(kernels.wheels))
+            assert item["external"] == kernels.get("external") and not item.get("sha256") and item["files"] == []
+            assert set(kernels.wheels) <= set(build_request(M, image, platform).excludes)
 
 
 def test_lock_records_the_archive_and_each_wheel_inside_where_it_downloads(tmp_path):
     zipped = make_archive(tmp_path / "kernels.zip", KERNELS.wheels)
-    item = Resolver(NetProfile(), tmp_path / "cache")._archive(archive_request(zipped.as_uri()))
+    item = Resolver(NetProfile(), tmp_path / "cache")._archive(archive_request(zipped.as_uri()), None)
     assert item["sha256"] == artifacts.sha256_file(zipped) and item["external"] == ""
     with zipfile.ZipFile(zipped) as bundle:
         inside = {n: hashlib.sha256(bundle.read(n)).hexdigest() for n in bundle.namelist()}
@@ -79,8 +84,24 @@ def test_lock_records_the_archive_and_each_wheel_inside_where_it_downloads(tmp_p
 
 
 def test_lock_keeps_an_archive_it_cannot_download_external(tmp_path):
-    item = Resolver(NetProfile(), tmp_path / "cache")._archive(archive_request((tmp_path / "absent.zip").as_uri()))
+    item = Resolver(NetProfile(), tmp_path / "cache")._archive(archive_request((tmp_path / "absent.zip").as_uri()), None)
     assert item["files"] == [] and item["sha256"] == "" and item["external"] == KERNELS.get("external")
+
+
+def test_lock_refuses_an_archive_whose_bytes_are_not_the_pinned_ones(tmp_path):
+    zipped = make_archive(tmp_path / "kernels.zip", KERNELS.wheels)
+    with pytest.raises(UserError, match="expected " + "0" * 64):
+        Resolver(NetProfile(), tmp_path / "cache")._archive(archive_request(zipped.as_uri(), "0" * 64), None)
+
+
+def test_a_relock_where_the_archive_does_not_answer_keeps_what_the_last_lock_verified(tmp_path):
+    zipped = make_archive(tmp_path / "kernels.zip", KERNELS.wheels)
+    resolver = Resolver(NetProfile(), tmp_path / "cache")
+    verified = resolver._archive(archive_request(zipped.as_uri()), None)
+    previous = lockfile.LockFile("i", "linux/arm64", "3", "x", "", "", archives=[verified])
+    zipped.unlink()
+    again = Resolver(NetProfile(), tmp_path / "other-cache")._archive(archive_request(zipped.as_uri()), previous)
+    assert again == verified
 
 
 @pytest.mark.parametrize("dists,words", [(KERNELS.wheels[:-1], "holds wheels of"),
@@ -93,11 +114,23 @@ def test_an_archive_holding_other_wheels_than_pinned_is_refused(tmp_path, dists,
 
 def test_the_build_refuses_an_archive_that_changed_since_the_lock(tmp_path):
     zipped = make_archive(tmp_path / "kernels.zip", KERNELS.wheels)
-    locked = Resolver(NetProfile(), tmp_path / "cache")._archive(archive_request(zipped.as_uri()))
+    locked = Resolver(NetProfile(), tmp_path / "cache")._archive(archive_request(zipped.as_uri()), None)
     assert [p.name for p in unpack_archive(locked, tmp_path / "cache2", None)] == [f["name"] for f in locked["files"]]
     make_archive(zipped, (*KERNELS.wheels[1:], KERNELS.wheels[0]))  # same wheels, other bytes
     with pytest.raises(UserError, match="sha256"):
         unpack_archive(locked, tmp_path / "cache3", None)
+
+
+def test_the_build_refuses_wheels_other_than_the_lock_recorded_and_repairs_a_truncated_one(tmp_path):
+    zipped = make_archive(tmp_path / "kernels.zip", KERNELS.wheels)
+    locked = Resolver(NetProfile(), tmp_path / "cache")._archive(archive_request(zipped.as_uri()), None)
+    wheels = unpack_archive(locked, tmp_path / "cache", None)
+    wheels[0].write_bytes(b"truncated")
+    assert [artifacts.sha256_file(w) for w in unpack_archive(locked, tmp_path / "cache", None)] == [
+        f["sha256"] for f in locked["files"]]
+    edited = {**locked, "files": [{**locked["files"][0], "sha256": "0" * 64}, *locked["files"][1:]]}
+    with pytest.raises(UserError, match="differ from the lock's"):
+        unpack_archive(edited, tmp_path / "cache", None)
 
 
 def test_an_external_archive_is_taken_as_served_and_its_sha256_shown(tmp_path):
@@ -134,20 +167,31 @@ def pyproject(dist: str) -> str:
             f'build-backend = "backend"\nbackend-path = ["."]\n')
 
 
-def test_a_git_tree_installs_from_its_subdirectory_with_the_pinned_pyproject_swapped_in(tmp_path):
-    """As sglang: python/pyproject_npu.toml replaces python/pyproject.toml, then python/ is installed."""
-    sglang = M.components["sglang"]
-    subdirectory, swapped = sglang.install["subdirectory"], sglang.install["pyproject"]
-    tier = tmp_path / "tier"
-    project = tier / "src" / sglang.name / subdirectory
+def test_the_build_context_installs_sglangs_tree_with_its_npu_pyproject_and_the_archives_wheels(tmp_path):
+    """As for sglang: python/pyproject_npu.toml replaces python/pyproject.toml, then python/ is installed;
+    the kernels' wheels come out of their archive. context.py lays the tier out, install_tier.py installs it."""
+    from image_pipeline.build import context
+    from image_pipeline.build.wheelhouse import Wheelhouse
+
+    image = next(i for i in M.images.values() if i.role("sgl_kernel")).on("linux/arm64")
+    sglang, kernels = image.role("sglang"), image.role("sgl_kernel")
+    checkout = tmp_path / "checkout"
+    project = checkout / sglang.install["subdirectory"]
     project.mkdir(parents=True)
     (project / "backend.py").write_text(IN_TREE_BACKEND)
     (project / "pyproject.toml").write_text(pyproject("the-cuda-one"))
-    (tier / "src" / sglang.name / swapped).write_text(pyproject("the-npu-one"))
-    (tier / "files").mkdir()
+    (checkout / sglang.install["pyproject"]).write_text(pyproject("the-npu-one"))
+    zipped = make_archive(tmp_path / "kernels.zip", kernels.wheels)
+    house = Wheelhouse(externals={sglang.name: checkout},
+                       archives={kernels.name: unpack_archive({**archive_request(zipped.as_uri()).__dict__, "files": []},
+                                                              tmp_path / "cache", None, log=lambda _: None)})
+    lock = lockfile.read(lockfile.path_for(REPO, image.name, "linux/arm64"))
+    tier = tmp_path / "tier"
+    (tier / "files").mkdir(parents=True)
+    items = [context._item(image, comp, lock, house, tier) for comp in (sglang, kernels)]
+    assert [item["kind"] for item in items] == ["git", "wheels"]
     (tier / "requirements.txt").write_text("")
-    item = {"component": sglang.name, "dist": sglang.dist, "env": {}, "soc_env": "", "kind": "git", **sglang.install}
-    (tier / "sources.json").write_text(json.dumps({"items": [item], "compile": False, "apt_build": [], "soc_version": ""}))
+    (tier / "sources.json").write_text(json.dumps({"items": items, "compile": False, "apt_build": [], "soc_version": ""}))
     target = tmp_path / "venv"
     venv.create(target, with_pip=True)
     result = subprocess.run([sys.executable, str(REPO / "installer/install_tier.py"), str(tier)], capture_output=True,
@@ -157,7 +201,8 @@ def test_a_git_tree_installs_from_its_subdirectory_with_the_pinned_pyproject_swa
                             text=True, check=True).stdout
     names = {p["name"] for p in json.loads(listed)}
     assert "the-npu-one" in names and "the-cuda-one" not in names
-    assert (tier / "src" / sglang.name / subdirectory / "pyproject.toml").read_text() == pyproject("the-cuda-one")
+    assert set(kernels.wheels) <= names
+    assert (tier / "src" / sglang.name / sglang.install["subdirectory"] / "pyproject.toml").read_text() == pyproject("the-cuda-one")
 
 
 def npu_pyproject(requires, extras_split: int) -> str:
@@ -194,3 +239,18 @@ def test_a_pyproject_declaring_more_or_other_than_requires_is_refused(tmp_path):
     assert len(found) == 1 and pinned in found[0] and "9!" in found[0]
     left_out = next(iter(sglang.get("without")))
     assert declared_problems(tmp_path, npu_pyproject([*requires, f"{left_out}==9!0"], 3)) == []
+
+
+def test_the_wheelhouse_stops_a_tree_whose_pyproject_outgrew_requires_naming_the_pin(tmp_path):
+    from image_pipeline.build.wheelhouse import check_declared
+
+    sglang = M.components["sglang"]
+    requires = list(sglang.get("requires"))
+    declared_problems(tmp_path, npu_pyproject([*requires, "brand-new-dep"], 3))
+    with pytest.raises(UserError) as caught:
+        check_declared(M, sglang, tmp_path)
+    line = M.line(sglang.keypath + ("requires",))
+    assert str(caught.value).startswith(f"pins.yaml:{line}: components.sglang.requires: {sglang.install['pyproject']}")
+    assert "brand-new-dep" in str(caught.value)
+    declared_problems(tmp_path, npu_pyproject(requires, 3))
+    check_declared(M, sglang, tmp_path)

@@ -13,6 +13,7 @@ import concurrent.futures
 import os
 import subprocess
 import sys
+import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -63,7 +64,7 @@ def _external(manifest, image, platform, item, mirrors, profile, cache) -> Path:
     comp = manifest.components[item["component"]]
     if comp.source == "git":
         tree = checkout(comp, cache)
-        check_declared(comp, tree)
+        check_declared(manifest, comp, tree)
         return tree
     index = comp.index_for(platform)
     return download_pinned(item["dist"], item["version"], mirrors.get(index) or manifest.indexes[index].url,
@@ -84,14 +85,15 @@ def unpack_archive(item, cache: Path, context, log=print) -> list:
                         key=where)
     target = cache / "archives" / "wheels" / artifacts.sha256_file(archive)
     target.mkdir(parents=True, exist_ok=True)
-    import zipfile
-
     with zipfile.ZipFile(archive) as bundle:
-        for member in bundle.infolist():
-            name = member.filename.rsplit("/", 1)[-1]
-            if name in {f["name"] for f in found} and not (target / name).exists():
-                (target / name).write_bytes(bundle.read(member))
-    return [target / f["name"] for f in found]
+        members = {m.filename.rsplit("/", 1)[-1]: m for m in bundle.infolist()}
+        for wheel in found:
+            path = target / wheel["name"]
+            if not path.exists() or artifacts.sha256_file(path) != wheel["sha256"]:
+                partial = path.with_name(f"{path.name}.{os.getpid()}.part")
+                partial.write_bytes(bundle.read(members[wheel["name"]]))
+                os.replace(partial, path)
+    return [target / wheel["name"] for wheel in found]
 
 
 def download_pinned(dist, version, index, image, platform, profile, cache) -> Path:
@@ -118,14 +120,14 @@ def download_pinned(dist, version, index, image, platform, profile, cache) -> Pa
     return found[0]
 
 
-def check_declared(comp, tree: Path) -> None:
+def check_declared(manifest, comp, tree: Path) -> None:
     """A tree installed from a pyproject (sglang's NPU one) must declare nothing its pin's `requires` misses."""
     if not comp.install or comp.get("requires") is None:
         return
     found = declared.problems(comp, tree)
     if found:
-        raise UserError(f"{comp.name} at {comp.get('commit')[:12]}: " + "; ".join(found[:3])
-                        + (f" (and {len(found) - 3} more)" if len(found) > 3 else ""), key=f"components.{comp.name}.requires")
+        raise manifest.error(comp.keypath + ("requires",), f"{declared.pyproject_of(comp)} at {comp.get('commit')[:12]} "
+                             + "; ".join(found[:3]) + (f" (and {len(found) - 3} more)" if len(found) > 3 else ""))
 
 
 def checkout(comp, cache: Path) -> Path:

@@ -15,9 +15,10 @@ import shutil
 import tarfile
 import urllib.parse
 import urllib.request
+import zipfile
 from pathlib import Path
 
-from packaging.utils import canonicalize_name
+from packaging.utils import InvalidWheelFilename, canonicalize_name, parse_wheel_filename
 
 from ..errors import UserError
 
@@ -52,13 +53,21 @@ def fetch_locked(entry, index_url: str, mirror: str | None, cache: Path, context
                     + ("; ".join(tried[-2:]) or "no index lists it"))
 
 
+class Unreachable(UserError):
+    """The location did not answer, as opposed to answering with other bytes than pinned."""
+
+
 def fetch_url(url: str, sha256: str, cache: Path, context=None) -> Path:
     target = cached(cache, sha256, url.rsplit("/", 1)[1])
-    if target.exists():
-        return target
+    return target if target.exists() else _download(url, sha256, target, context)
+
+
+def _download(url: str, sha256: str, target: Path, context) -> Path:
     try:
         return _store(url, sha256, target, context)
-    except (OSError, ValueError) as exc:
+    except OSError as exc:
+        raise Unreachable(f"download of {url} failed: {exc}") from None
+    except ValueError as exc:
         raise UserError(f"download of {url} failed: {exc}") from None
 
 
@@ -119,6 +128,7 @@ def _links(text: str) -> list:
 
 
 def _store(location: str, sha256: str, target: Path, context) -> Path:
+    """Download (or copy) to target, atomically; with a sha256, only bytes that match it."""
     target.parent.mkdir(parents=True, exist_ok=True)
     partial = target.with_name(target.name + f".{os.getpid()}.part")
     try:
@@ -129,7 +139,7 @@ def _store(location: str, sha256: str, target: Path, context) -> Path:
         else:
             shutil.copyfile(urllib.parse.unquote(location.removeprefix("file://")), partial)
         found = sha256_file(partial)
-        if found != sha256:
+        if sha256 and found != sha256:
             raise ValueError(f"sha256 {found}, expected {sha256}")
         os.replace(partial, target)
         return target
@@ -154,33 +164,12 @@ def fetch_archive(url: str, sha256: str, cache: Path, context=None) -> Path:
     """An archive by its pinned sha256, or (none pinned yet) as the URL serves it, cached by URL."""
     if sha256:
         return fetch_url(url, sha256, cache, context)
-    name = url.rsplit("/", 1)[1]
-    target = cache / "archives" / hashlib.sha256(url.encode()).hexdigest()[:16] / name
-    if target.exists():
-        return target
-    target.parent.mkdir(parents=True, exist_ok=True)
-    partial = target.with_name(name + f".{os.getpid()}.part")
-    try:
-        if url.startswith("file://"):
-            shutil.copyfile(urllib.parse.unquote(url.removeprefix("file://")), partial)
-        else:
-            with urllib.request.urlopen(url, timeout=TIMEOUT_S, context=context) as response, open(partial, "wb") as out:
-                shutil.copyfileobj(response, out, 1 << 20)
-        os.replace(partial, target)
-    except (OSError, ValueError) as exc:
-        raise UserError(f"download of {url} failed: {exc}") from None
-    finally:
-        if partial.exists():
-            partial.unlink()
-    return target
+    target = cache / "archives" / hashlib.sha256(url.encode()).hexdigest()[:16] / url.rsplit("/", 1)[1]
+    return target if target.exists() else _download(url, "", target, context)
 
 
 def archive_wheels(archive: Path, wheels, where: str) -> list:
     """[{name, sha256}] of the wheels in a zip, one per distribution `wheels` lists and no other."""
-    import zipfile
-
-    from packaging.utils import InvalidWheelFilename, parse_wheel_filename
-
     found = {}
     try:
         with zipfile.ZipFile(archive) as bundle:

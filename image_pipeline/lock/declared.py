@@ -37,10 +37,15 @@ def declared(pyproject: Path, extras) -> list:
     return out
 
 
+def pyproject_of(comp) -> str:
+    """The tree's file that says what the pin installs: the swapped-in pyproject, or the subdirectory's."""
+    install = comp.install
+    return install.get("pyproject") or str(Path(install.get("subdirectory", "")) / "pyproject.toml")
+
+
 def problems(comp, tree: Path) -> list:
     """One line per declared requirement the pin's `requires` lacks or states differently."""
-    install = comp.install
-    pyproject = tree / (install.get("pyproject") or Path(install.get("subdirectory", "")) / "pyproject.toml")
+    pyproject = tree / pyproject_of(comp)
     if not pyproject.is_file():
         return [f"{pyproject.relative_to(tree)} is not in the tree"]
     try:

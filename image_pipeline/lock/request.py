@@ -130,7 +130,7 @@ def _add_component(request, comp, tier, platform, manifest):
     if comp.source == "archive":
         build = comp.build_for(platform)
         request.archives.append(Archive(
-            component=comp.name, version=comp.version, url=build["url"], sha256=build.get("sha256", ""),
+            component=comp.name, version=comp.version, url=comp.url_for(platform), sha256=build.get("sha256", ""),
             wheels=comp.wheels, tier=tier, external=reason or "", requires=tuple(requires or ())))
         request.excludes += list(comp.wheels)
         request.roots += [Root(r, comp.name, tier) for r in requires or ()]

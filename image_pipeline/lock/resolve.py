@@ -75,17 +75,19 @@ class Resolver:
                         externals=[asdict(x) for x in request.externals],
                         source_builds=[{**asdict(b), "requires": inside.get(b.component, [])}
                                        for b in request.source_builds],
-                        archives=[self._archive(a) for a in request.archives])
+                        archives=[self._archive(a, previous) for a in request.archives])
 
-    def _archive(self, archive) -> dict:
-        """The archive with its sha256 and the sha256 of each wheel inside, where it downloads; if it
-        does not, as pinned (an unpinned one stays external: the build downloads it unverified)."""
+    def _archive(self, archive, previous) -> dict:
+        """The archive with its sha256 and the sha256 of each wheel inside, where it downloads. Where it
+        does not answer, what an earlier lock recorded of the same URL stays; else it is listed as
+        pinned (an unpinned one stays external: the build downloads it unverified). Other bytes than
+        pinned are an error."""
         item = {**asdict(archive), "files": []}
         try:
             path = artifacts.fetch_archive(archive.url, archive.sha256, self.cache, self.context)
-        except UserError as exc:
-            print(f"lock: {archive.component}: {exc.message}; recorded without its files", file=sys.stderr)
-            return item
+        except artifacts.Unreachable as exc:
+            print(f"lock: {archive.component}: {exc.message}", file=sys.stderr)
+            return _recorded_before(item, previous)
         item["files"] = artifacts.archive_wheels(path, archive.wheels, f"components.{archive.component}")
         item["sha256"] = artifacts.sha256_file(path)
         item["external"] = ""
@@ -132,6 +134,14 @@ class Resolver:
         if not location:
             raise UserError(f"no location to read {artifact.name}'s metadata from")
         return metadata.wheel_requires(location, artifact.size, artifact.sha256, self.cache)
+
+
+def _recorded_before(item: dict, previous) -> dict:
+    """An archive's entry as a previous lock verified it (same URL, same pin), if one did."""
+    for old in (previous.archives if previous else []):
+        if old["url"] == item["url"] and old.get("sha256") and item["sha256"] in ("", old["sha256"]):
+            return {**item, "sha256": old["sha256"], "files": old["files"], "external": ""}
+    return item
 
 
 @functools.lru_cache(maxsize=None)

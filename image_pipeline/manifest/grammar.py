@@ -100,9 +100,9 @@ def index_url(value):
     _url(value, ("https", "file"))
 
 
-@checks("artifact-url")
-def artifact_url(value):
-    _url(value, ("https", "file"))
+@checks("artifact-url-template")
+def artifact_url_template(value):
+    _url(value.replace("{version}", "0"), ("https", "file"))
 
 
 @checks("git-url")

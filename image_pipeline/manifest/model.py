@@ -164,13 +164,17 @@ class Component:
         if self.source == "url":
             return self.spec["url"]
         if self.source == "archive":
-            return next(iter(self.spec["builds"].values()))["url"]
+            return self.url_for(next(iter(self.spec["builds"])))
         host = self.spec["image"].split("/")[0]
         return f"https://{self.spec['image']}" if "." in host else f"https://hub.docker.com/r/{self.spec['image']}"
 
     def build_for(self, platform: str) -> dict:
         """{index, local} of this release on a platform (torch on x86_64: the +cpu build)."""
         return (self.spec.get("builds") or {}).get(platform, {})
+
+    def url_for(self, platform: str) -> str:
+        """Archives: the download URL of a platform's build, its {version} filled."""
+        return self.build_for(platform)["url"].replace("{version}", self.version)
 
     def version_for(self, platform: str) -> str | None:
         local = self.build_for(platform).get("local")
@@ -185,7 +189,7 @@ class Component:
         for key in ("version", "repo", "tag", "branch", "commit", "url", "sha256", "image", "digest"):
             if self.spec.get(key):
                 out[key] = self.spec[key]
-        if self.source != "image":
+        if self.source not in ("image", "archive"):
             out["dist"] = self.dist
         if self.source == "git" and not self.version and self.release:
             out["version"] = str(self.release)

@@ -283,7 +283,7 @@ def _patch_targets(manifest):
     from packaging.utils import canonicalize_name
 
     for img in manifest.images.values():
-        dists = {c.dist for c in img.components}
+        dists = {c.dist for c in img.components} | {w for c in img.components for w in c.wheels}
         for patch in img.patches:
             if canonicalize_name(patch.package) not in dists:
                 yield patch.keypath + ("target", "package"), (
@@ -301,8 +301,8 @@ def _alternatives(manifest):
                                                        f"{manifest.pin_text(target)}: same distribution, other source")
 
 
-# sgl-kernel-npu-2026.02.01-torch2.8.0-py311-cann8.5.0-a3-aarch64.zip: what the archive was built for
-ARCHIVE_TARGET = re.compile(r"-torch(?P<torch>\d+(?:\.\d+)+)-py(?P<python>3)(?P<minor>\d+)-cann(?P<cann>[0-9A-Za-z.]+)"
+# <name>-<version>-torch<X.Y.Z>-py3<minor>-cann<X.Y.Z>-<soc>-<arch>.zip: what the archive was built for
+ARCHIVE_TARGET = re.compile(r"-torch(?P<torch>\d+(?:\.\d+)+)-py3(?P<minor>\d+)-cann(?P<cann>[0-9A-Za-z.]+)"
                             r"-(?P<chip>[0-9a-z]+)-(?P<arch>x86_64|aarch64)\.zip$")
 
 
@@ -323,7 +323,7 @@ def _archive_fits(manifest, img, comp, platform):
         yield comp.keypath + ("builds",), f"{comp.name!r} has no build for {platform}, a platform of {img.name!r}"
         return
     where = comp.keypath + ("builds", platform, "url")
-    url = build["url"]
+    url = comp.url_for(platform)
     if comp.version not in url:
         yield where, f"url does not contain version {comp.version} (stale url or version?)"
     if not build.get("sha256") and not comp.get("external"):

@@ -92,16 +92,10 @@ def edit(doc, name: str, values: dict) -> None:
         raise UserError(f"unknown component {name!r}", file=doc.name)
     body = components[name]
     if body.get("source") == "archive" and "version" in values:
-        _move_archive_urls(body, str(body["version"]), values["version"])
+        for build in body["builds"].values():  # the URLs follow through {version}; the sha256s were the old files'
+            build.pop("sha256", None)
     for key, value in values.items():
         body[key] = value
-
-
-def _move_archive_urls(body, old: str, new: str) -> None:
-    """An archive's URLs carry its version; their pinned sha256s belong to the old files."""
-    for build in body["builds"].values():
-        build["url"] = build["url"].replace(old, new)
-        build.pop("sha256", None)
 
 
 def bump(root: Path, edits: list, *, reason: str, issue: str | None, profile, cache: Path, extra_blocks: dict,
