@@ -237,6 +237,10 @@ def test_a_pyproject_declaring_more_or_other_than_requires_is_refused(tmp_path):
     assert found == ["declares brand-new-dep, which `requires` lacks"]
     found = declared_problems(tmp_path, npu_pyproject([moved if r == pinned else r for r in requires], 3))
     assert len(found) == 1 and pinned in found[0] and "9!" in found[0]
+    marked = next(r for r in requires if ";" not in r)
+    found = declared_problems(tmp_path, npu_pyproject([f"{r}; sys_platform == 'win32'" if r == marked else r
+                                                       for r in requires], 3))
+    assert len(found) == 1 and "win32" in found[0]
     left_out = next(iter(sglang.get("without")))
     assert declared_problems(tmp_path, npu_pyproject([*requires, f"{left_out}==9!0"], 3)) == []
 
