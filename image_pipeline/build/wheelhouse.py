@@ -77,13 +77,13 @@ def unpack_archive(item, cache: Path, context, log=print) -> list:
     where = f"components.{item['component']}"
     archive = artifacts.fetch_archive(item["url"], item.get("sha256", ""), cache, context)
     found = artifacts.archive_wheels(archive, item["wheels"], where)
+    sha256 = item.get("sha256") or artifacts.sha256_file(archive)  # a locked one was checked by the fetch
     if not item.get("sha256"):
-        log(f"wheelhouse: {item['component']} is external ({item['external']}): downloaded unverified, "
-            f"sha256 {artifacts.sha256_file(archive)}")
+        log(f"wheelhouse: {item['component']} is external ({item['external']}): downloaded unverified, sha256 {sha256}")
     elif item.get("files") and found != item["files"]:
         raise UserError(f"{archive.name}: its wheels differ from the lock's ({', '.join(f['name'] for f in found)})",
                         key=where)
-    target = cache / "archives" / "wheels" / artifacts.sha256_file(archive)
+    target = cache / "archives" / "wheels" / sha256
     target.mkdir(parents=True, exist_ok=True)
     with zipfile.ZipFile(archive) as bundle:
         members = {m.filename.rsplit("/", 1)[-1]: m for m in bundle.infolist()}

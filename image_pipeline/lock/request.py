@@ -127,6 +127,7 @@ def _add_component(request, comp, tier, platform, manifest):
         request.stack[comp.dist] = (comp.name, tier, comp.version_for(platform) if comp.source != "git" else comp.ref)
     reason = comp.external_reason(platform)
     requires = comp.requires_for(platform)
+    request.excludes += [canonicalize_name(dist) for dist in comp.get("without") or {}]
     if comp.source == "archive":
         build = comp.build_for(platform)
         request.archives.append(Archive(
@@ -141,7 +142,6 @@ def _add_component(request, comp, tier, platform, manifest):
             origin=comp.get("repo") or manifest.indexes[comp.index_for(platform)].url, reason=reason, tier=tier,
             commit=comp.get("commit", ""), requires=tuple(requires or ())))
         request.excludes.append(comp.dist)
-        request.excludes += [canonicalize_name(dist) for dist in comp.get("without") or {}]
         request.roots += [Root(r, comp.name, tier) for r in requires or ()]
         return
     if comp.source == "url":
@@ -149,7 +149,6 @@ def _add_component(request, comp, tier, platform, manifest):
             component=comp.name, dist=comp.dist, version=comp.version, url=comp.get("url"), sha256=comp.get("sha256"),
             tier=tier, requires_from=comp.get("requires_from", "")))
         request.excludes.append(comp.dist)
-        request.excludes += [canonicalize_name(dist) for dist in comp.get("without") or {}]
         request.roots += [Root(r, comp.name, tier) for r in requires or ()]
         return
     request.roots.append(Root(_pin(comp, platform), comp.name, tier))
@@ -157,8 +156,6 @@ def _add_component(request, comp, tier, platform, manifest):
     if requires is not None:
         request.dependency_metadata.append({"name": comp.dist, "version": comp.version_for(platform),
                                             "requires-dist": list(requires)})
-    for dist in comp.get("without") or {}:
-        request.excludes.append(canonicalize_name(dist))
 
 
 def _add_constraint(request, comp, platform, manifest):
