@@ -173,3 +173,25 @@ def test_the_validator_rejects_a_broken_config(tmp_path):
     broken.write_text(json.dumps({**RENOVATE, "customManagers": [{**RENOVATE["customManagers"][0], "matchStringz": []}]}))
     result = subprocess.run([str(VALIDATOR), str(broken)], capture_output=True, text=True)
     assert result.returncode != 0 and "matchStringz" in result.stdout + result.stderr
+
+
+def _make_recipe(target: str) -> list:
+    return subprocess.run(["make", "-n", target], capture_output=True, text=True, cwd=REPO).stdout.splitlines()
+
+
+def test_make_test_starts_the_arm64_build_in_the_background_first_and_waits_for_it():
+    """The README's test command overlaps the emulated build with the suite, as CI needs it to: the build
+    waits for (never refuses) the pipeline lock the arm64 tests hold, and its failure fails make test."""
+    recipe = "\n".join(_make_recipe("test"))
+    background = re.search(r"build\.py image --platform linux/arm64 --wait\b[^\n]*&\s*background=\$!", recipe)
+    assert background, recipe
+    assert background.start() < recipe.index("pytest --network")
+    assert re.search(r"if ! wait \$background; then .*status=1", recipe), recipe
+    assert recipe.rstrip().endswith("exit $status")
+
+
+def test_ci_runs_the_readme_commands():
+    readme_commands = re.findall(r"^make (\w+)", (REPO / "README.md").read_text().split("```")[1], re.M)
+    assert readme_commands[:2] == ["image", "test"]
+    ci = (REPO / ".ci/run").read_text()
+    assert re.search(r"^make image$", ci, re.M) and re.search(r"^make test\b", ci, re.M)

@@ -31,6 +31,9 @@ def _image_cmd_args(parser):
     parser.add_argument("--progress", choices=("auto", "pretty", "plain"), default="auto",
                         help="build output: one line per step, or every line with timestamps (CI)")
     parser.add_argument("--force", action="store_true", help="build and smoke-test even if the content tag exists")
+    parser.add_argument("--wait", action="store_true",
+                        help="wait for another pipeline of this image and platform instead of refusing (make test "
+                             "starts the arm64 build while the tests that need it wait the same way)")
     parser.add_argument("--cache-from", action="append", default=[],
                         help="image whose layers the build may reuse (e.g. the registry's current one)")
     network_args(parser)
@@ -96,7 +99,7 @@ def _image(inv, args):
     outcome = pipeline.run(api, inv.manifest, image, platform, inv.root, profile_of(args),
                            smoke_runner=_runner(api, image, args, platform), plain=plain, force=args.force,
                            alternative=alternative, mirror=args.apt_mirror, cache_from=args.cache_from,
-                           cache=inv.cache)
+                           cache=inv.cache, wait=args.wait)
     if not outcome.promoted:
         return 1
     print(f"image {image.name} ({platform}): {outcome.tags.final} ({', '.join(outcome.tags.moving)})")
