@@ -315,6 +315,7 @@ CASES = [
      "tiers[0].doc", "one line of text", "doc:"),
     ("reason-with-lone-surrogate", set_value(("components", "torch", "reason"), '"half \\ud800 a pair"'),
      "components.torch.reason", "one line of text", "reason:"),
+    ("key-with-line-separator", insert_after(("schema",), '"x\\Ly": 1\n'), "x\\u2028y", "unknown key", '"x\\Ly"'),
     ("requirement-with-line-separator", set_value(("components", KERNELS.name, "requires"), '["torch; extra == \'a\\Lb\'"]'),
      f"components.{KERNELS.name}.requires[0]", "one line of text", "requires:"),
 ]

@@ -8,7 +8,7 @@ from ruamel.yaml import YAML
 
 from image_pipeline.errors import UserError
 from image_pipeline.manifest import load_manifest
-from image_pipeline.manifest.document import parse
+from image_pipeline.manifest.document import MAX_DEPTH, parse
 
 from conftest import REPO, edit, manifest
 
@@ -108,3 +108,10 @@ def test_every_placement_of_an_anchor_is_refused(text):
     passes through the composer (and the loader would accept these otherwise)."""
     with pytest.raises(UserError, match="are not allowed"):
         parse(text, Path("pins.yaml"))
+
+
+def test_nesting_is_refused_past_max_depth_and_not_before():
+    deepest = "[" * (MAX_DEPTH + 1) + "]" * (MAX_DEPTH + 1)  # the root list and MAX_DEPTH levels inside it
+    parse(deepest, Path("pins.yaml"))
+    with pytest.raises(UserError, match=f"nesting is too deep \\(more than {MAX_DEPTH} levels\\)"):
+        parse(f"[{deepest}]", Path("pins.yaml"))

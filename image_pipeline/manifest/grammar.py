@@ -20,6 +20,8 @@ from packaging.requirements import InvalidRequirement, Requirement
 from packaging.utils import canonicalize_name
 from packaging.version import InvalidVersion, Version
 
+from ..errors import NOT_ONE_LINE
+
 CHECKERS: dict = {}
 # Formats whose values become command-line arguments (bash, apt-get, debootstrap, git, pip, uv,
 # docker, build.py in CI): none may start like an option (see `argument`).
@@ -31,10 +33,6 @@ MAX_TAG_CHARS = 128
 MAX_NAME_CHARS = 255
 # NAME_MAX of Linux file systems (ext4, xfs, btrfs, overlayfs): the longest name of one file, in bytes
 MAX_FILE_NAME_BYTES = 255
-# Unicode categories that end a line for some reader (str.splitlines() breaks at \x1c-\x1e, U+0085,
-# U+2028 and U+2029 too) or cannot be written as UTF-8 (lone surrogates): control, surrogate, line
-# separator, paragraph separator
-NOT_ONE_LINE = ("Cc", "Cs", "Zl", "Zp")
 # one component of a repository path, and a registry host (distribution's reference grammar)
 PATH_COMPONENT = r"[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*"
 HOST = r"(?:[A-Za-z0-9]|[A-Za-z0-9][A-Za-z0-9-]*[A-Za-z0-9])(?:\.(?:[A-Za-z0-9]|[A-Za-z0-9][A-Za-z0-9-]*[A-Za-z0-9]))*(?::[0-9]+)?"
