@@ -297,6 +297,7 @@ CASES = [
     ("huge-integer", set_value(("schema",), "9" * 5000), None, "number", "schema:"),
     ("huge-hex-integer", set_value(("schema",), "0x" + "f" * 5000), None, "number", "schema:"),
     ("invalid-date", set_value(("components", "torch", "reason"), "2001-13-45"), None, "date", "reason:"),
+    ("nested-list-as-key", insert_after(("schema",), "? [[a]]\n: 1\n"), None, "keys must be plain strings", "? [[a]]"),
     ("deep-flow-nesting", set_value(("components", "torch", "reason"), "[" * 20000 + "]" * 20000), None,
      "nesting is too deep", "reason:"),
     ("deep-block-nesting", insert_after(("schema",), "deep:\n" + "".join(" " * (i + 1) + f"k{i}:\n" for i in range(600))),

@@ -156,7 +156,8 @@ def test_an_accepted_registry_host_is_a_domain_name(host):
 
 
 @FAST
-@given(value=st.text(string.ascii_letters + string.digits + "_.-", min_size=1, max_size=140))
+@given(value=st.integers(1, grammar.MAX_TAG_CHARS + 8).flatmap(
+    lambda n: st.text(string.ascii_letters + string.digits + "_.-", min_size=n, max_size=n)))
 def test_a_tag_is_what_docker_accepts(value):
     expected = len(value) <= grammar.MAX_TAG_CHARS and value[0] not in ".-"
     assert accepts(grammar.docker_tag, value) == expected

@@ -2,13 +2,13 @@
 
 ruamel.yaml keeps comments, key order and layout on a load/dump round trip, records the
 line of every key and item, and refuses duplicate keys. On top of it this module refuses,
-with the line, what a pins file must not use: while the document is composed (before any
-value is built, and at no extra cost) anchors and aliases, which make "billion laughs"
-documents possible, tags (`!!python/object`, `!x`), whose constructors build objects or
-crash, and nesting deeper than MAX_DEPTH, which would exhaust the composer's recursion;
-while values are built, numbers too long for Python and dates that are no dates; then merge
-keys and non-string keys. It turns YAML values into plain data for the schema and writes
-edits back with the file's own line endings.
+with the line, what a pins file must not use. While the document is composed (before any
+value is built, at no extra cost): anchors and aliases, which make "billion laughs" documents
+possible; tags (`!!python/object`, `!x`), whose constructors build objects or crash; lists and
+mappings as keys; nesting deeper than MAX_DEPTH, which would exhaust the composer's recursion.
+While values are built: numbers too long for Python, dates that are no dates. Then merge keys
+and non-string keys. It turns YAML values into plain data for the schema and writes edits back
+with the file's own line endings.
 """
 
 from __future__ import annotations
@@ -24,7 +24,8 @@ from ruamel.yaml.comments import CommentedMap, CommentedSeq
 from ruamel.yaml.composer import Composer
 from ruamel.yaml.constructor import RoundTripConstructor
 from ruamel.yaml.error import MarkedYAMLError, YAMLError
-from ruamel.yaml.events import AliasEvent
+from ruamel.yaml.events import AliasEvent, ScalarEvent
+from ruamel.yaml.nodes import MappingNode
 from ruamel.yaml.reader import ReaderError
 
 from ..errors import UserError
@@ -56,6 +57,9 @@ class _Composer(Composer):
             raise Refused(f"tags ({_tag_text(event.ctag)}) are not allowed: write plain values", event.start_mark)
         if self.depth >= MAX_DEPTH + 1:  # the root is at depth 1 here
             raise Refused(f"nesting is too deep (more than {MAX_DEPTH} levels)", event.start_mark)
+        if isinstance(parent, MappingNode) and index is None and not isinstance(event, ScalarEvent):
+            # a list or mapping as a key: ruamel builds it as an unhashable key when it nests
+            raise Refused("keys must be plain strings, got a list or mapping", event.start_mark)
         return super().compose_node(parent, index)
 
 

@@ -35,7 +35,8 @@ MAX_NAME_CHARS = 255
 MAX_FILE_NAME_BYTES = 255
 # one component of a repository path, and a registry host (distribution's reference grammar)
 PATH_COMPONENT = r"[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*"
-HOST = r"(?:[A-Za-z0-9]|[A-Za-z0-9][A-Za-z0-9-]*[A-Za-z0-9])(?:\.(?:[A-Za-z0-9]|[A-Za-z0-9][A-Za-z0-9-]*[A-Za-z0-9]))*(?::[0-9]+)?"
+_DOMAIN_LABEL = r"(?:[A-Za-z0-9]|[A-Za-z0-9][A-Za-z0-9-]*[A-Za-z0-9])"
+HOST = rf"{_DOMAIN_LABEL}(?:\.{_DOMAIN_LABEL})*(?::[0-9]+)?"
 
 # What may appear in a URL path/query that we hand to pip, git or curl: no quotes, spaces,
 # backslashes, `$`, backticks, `;`, `|`, `&`, `<`, `>`, `(`, `)`, `{`, `}`, `*`, or `!`.
