@@ -112,6 +112,14 @@ def rename_cpu(name):
     return substitute(at("images", CPU.name), f"  {name}:\n")
 
 
+def rename_component(old, new):
+    """The component's key and every reference to it (a stack role, or a list)."""
+    def change(lines):
+        text = "".join(lines).replace(f"  {old}:\n", f"  {new}:\n", 1)
+        return re.sub(rf"(: |\[|, ){re.escape(old)}(?=[,\]\n])", rf"\g<1>{new}", text).splitlines(keepends=True)
+    return change
+
+
 def human_tag(length):
     return set_value(("images", CPU.name, "tag"), "h" * length)
 
@@ -254,6 +262,8 @@ CASES = [
      f"longer than Docker's {grammar.MAX_TAG_CHARS}", "c" * (NAME_FITS + 1)),
     ("image-name-too-long-for-a-file", rename_cpu("c" * (grammar.MAX_FILE_NAME_BYTES + 1)),
      f"images.{'c' * (grammar.MAX_FILE_NAME_BYTES + 1)}", "file name", "cccc"),
+    ("component-name-too-long-for-a-file", rename_component("setuptools", "s" * (grammar.MAX_FILE_NAME_BYTES + 1)),
+     f"components.{'s' * (grammar.MAX_FILE_NAME_BYTES + 1)}", "file name", "sss"),
     ("human-tag-too-long-with-arch", human_tag(HUMAN_FITS + 1), f"images.{CPU.name}.tag",
      f"longer than Docker's {grammar.MAX_TAG_CHARS}", "tag:"),
     ("base-tag-too-long-with-arch", base_tag(BASE_FITS + 1), f"components.{BASE.name}.tag",

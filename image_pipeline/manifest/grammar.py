@@ -79,6 +79,7 @@ def _match(pattern: str, value: str, what: str) -> None:
 @checks("name", argv=True)  # a Debian suite is a debootstrap argument
 def name(value):
     _match(r"[a-z0-9][a-z0-9_.-]*", value, "a lowercase name ([a-z0-9_.-])")
+    file_name(value)  # a component's source tree is src/<name> in the build context
 
 
 @checks("identifier")
@@ -254,7 +255,7 @@ def file_name(value: str) -> None:
     if value in ("", ".", "..") or "/" in value or "\0" in value:
         raise ValueError(f"{value!r} is not a usable file name")
     if size > MAX_FILE_NAME_BYTES:
-        raise ValueError(f"is {size} bytes, longer than a file name can be ({MAX_FILE_NAME_BYTES})")
+        raise ValueError(f"{value!r} is {size} bytes, longer than a file name can be ({MAX_FILE_NAME_BYTES})")
 
 
 @checks("image-digest")

@@ -120,7 +120,7 @@ def _images(manifest, raw, axes) -> dict:
             try:
                 grammar.file_name(name)
             except ValueError as exc:
-                raise doc.error(keypath, f"the image name {exc}: it names the directory images/<name>/") from None
+                raise doc.error(keypath, f"image name {exc}: it names the directory images/<name>/") from None
             images[name] = _image(manifest, name, keypath, merged, origins, combo)
             builds += len(images[name].platforms)
         if builds > MAX_BUILDS:
