@@ -8,7 +8,7 @@ from ruamel.yaml import YAML
 
 from image_pipeline.errors import UserError
 from image_pipeline.manifest import load_manifest
-from image_pipeline.manifest.document import MAYBE_ANCHOR, parse
+from image_pipeline.manifest.document import MAX_DEPTH, parse
 
 from conftest import REPO, edit, manifest
 
@@ -104,8 +104,14 @@ def test_users_and_alternatives_of_a_component():
     "? &x k\n: v\n", "--- &x\na: 1\n", "a: !!str &x v\n", "a:\n  - &x 1\n", "&x a: 1\n", "a: [1,&x 2]\n",
 ])
 def test_every_placement_of_an_anchor_is_refused(text):
-    """The anchor scan is skipped for text with no '&'/'*' after a separator: every place YAML lets
-    an anchor stand must still reach it (and the loader would accept these if it were skipped)."""
-    assert MAYBE_ANCHOR.search(text)
+    """Anchors are refused while the document is composed: every place YAML lets an anchor stand
+    passes through the composer (and the loader would accept these otherwise)."""
     with pytest.raises(UserError, match="are not allowed"):
         parse(text, Path("pins.yaml"))
+
+
+def test_nesting_is_refused_past_max_depth_and_not_before():
+    deepest = "[" * (MAX_DEPTH + 1) + "]" * (MAX_DEPTH + 1)  # the root list and MAX_DEPTH levels inside it
+    parse(deepest, Path("pins.yaml"))
+    with pytest.raises(UserError, match=f"nesting is too deep \\(more than {MAX_DEPTH} levels\\)"):
+        parse(f"[{deepest}]", Path("pins.yaml"))

@@ -28,36 +28,12 @@ from ..lock import lockfile
 from ..lock.request import build_request
 from ..lock.resolve import uv_version
 from ..manifest.model import arch_of, platform_slug
+from ..manifest.references import Tags, tags_of
 from ..render import dockerfile
 from . import base, context, engine, inputs, wheelhouse
 
 CONTENT_LABEL = "org.verl.image.content-hash"
 PLATFORM_LABEL = "org.verl.image.platform"
-
-
-@dataclass(frozen=True)
-class Tags:
-    repository: str
-    name: str
-    short_hash: str
-    human: str
-    arch: str
-    host: bool  # a build of this host's own platform also moves the plain tags
-
-    @property
-    def final(self) -> str:
-        return f"{self.repository}:{self.name}-{self.short_hash}-{self.arch}"
-
-    @property
-    def candidate(self) -> str:
-        return f"{self.final}-candidate"
-
-    @property
-    def moving(self) -> list:
-        tags = [f"{self.repository}:{self.name}-{self.arch}", f"{self.repository}:{self.human}-{self.arch}"]
-        if self.host:
-            tags += [f"{self.repository}:{self.name}", f"{self.repository}:{self.human}"]
-        return tags
 
 
 class Prepared(NamedTuple):
@@ -135,9 +111,8 @@ def prepare(api, manifest, image, platform: str, root: Path, profile, *, alterna
     base_id = base.ensure_base(api, image.base, platform, mirror=mirror, cache=cache, log=log)
     found = inputs.build_inputs(root, image, platform, rendered)
     digest = inputs.content_hash(found, base_id, buildargs(image, platform, profile))
-    name = image.name if alternative is None else f"{image.name}-{alternative.name}"
-    tags = Tags(manifest.repository, name, digest[:12], image.human_tag, arch_of(platform),
-                platform == engine.host_platform())
+    tags = tags_of(manifest.repository, image, arch_of(platform), digest, host=platform == engine.host_platform(),
+                   alternative=alternative)
     return Prepared(rendered, digest, base_id, tags)
 
 

@@ -10,6 +10,8 @@ from typing import Any
 from packaging.utils import canonicalize_name
 from packaging.version import InvalidVersion, Version
 
+from .grammar import fill_version
+
 PLATFORM_ARCH = {"linux/amd64": "x86_64", "linux/arm64": "aarch64"}
 
 
@@ -174,7 +176,7 @@ class Component:
 
     def url_for(self, platform: str) -> str:
         """Archives: the download URL of a platform's build, its {version} filled."""
-        return self.build_for(platform)["url"].replace("{version}", self.version)
+        return fill_version(self.build_for(platform)["url"], self.version)
 
     def version_for(self, platform: str) -> str | None:
         local = self.build_for(platform).get("local")

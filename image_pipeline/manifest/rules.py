@@ -11,6 +11,7 @@ import string
 from dataclasses import dataclass
 from typing import Callable
 
+from . import references
 from .model import PLATFORM_ARCH
 
 RULES: list = []
@@ -264,13 +265,15 @@ def _tag_format(manifest):
         names = [f for _, f, _, _ in string.Formatter().parse(img.tag_format) if f is not None]
         unknown = [n for n in names if n not in fields]
         varying = [n for n in names if img.varies(n)]
+        problem = None if varying or unknown else references.tag_problem(references.every_tag(manifest, img,
+                                                                                              img.human_tag))
         if varying:
             yield img.where(("tag",)), (f"{{{varying[0]}}} installs another component per platform in {img.name!r}; "
                                         f"one tag covers every platform: leave it out")
         elif unknown:
             yield img.where(("tag",)), f"unknown field {{{unknown[0]}}} (known: {', '.join(sorted(fields))})"
-        elif not re.fullmatch(r"[A-Za-z0-9_][A-Za-z0-9_.-]{0,110}", img.human_tag):
-            yield img.where(("tag",)), f"{img.human_tag!r} is not a valid docker tag (with room for -<arch>)"
+        elif problem:
+            yield img.where(("tag",)), f"{problem} (the human tag, -<arch> added)"
     tags = {}
     for img in manifest.images.values():
         if img.human_tag in tags:

@@ -74,6 +74,8 @@ def describe(error) -> tuple:
     if error.validator == "type":
         return keypath, _type_message(error)
     if error.validator == "format":
+        if "propertyNames" in error.schema_path:  # a key breaks its grammar: name the key itself
+            keypath += (error.instance,)
         return keypath, str(error.cause) if error.cause else f"{error.instance!r} is not a valid {error.validator_value}"
     if error.validator in ("enum", "const"):
         choices = error.validator_value if error.validator == "enum" else [error.validator_value]

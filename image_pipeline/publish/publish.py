@@ -21,6 +21,7 @@ from ..build import engine
 from ..build.pipeline import CONTENT_LABEL, PLATFORM_LABEL
 from ..errors import UserError
 from ..manifest.model import arch_of
+from ..manifest.references import HASH_CHARS, Tags
 from .registry import INDEX_TYPE, Registry, split
 
 
@@ -35,15 +36,16 @@ def promoted(api, manifest, image) -> list:
     """The promoted image of each platform, found by its content-hash label."""
     found = []
     for platform in image.platforms:
-        moving = f"{manifest.repository}:{image.name}-{arch_of(platform)}"
+        moving = Tags(manifest.repository, image.name, "", None, arch_of(platform), host=False).moving[0]
         image_id = engine.image_id(api, moving)
         if image_id is None:
             continue
         labels = api.images.get(image_id).labels or {}
         digest, labelled = labels.get(CONTENT_LABEL, ""), labels.get(PLATFORM_LABEL, "")
-        content = f"{manifest.repository}:{image.name}-{digest[:12]}-{arch_of(platform)}"
+        tags = Tags(manifest.repository, image.name, digest[:HASH_CHARS], None, arch_of(platform), host=False)
+        content = tags.final
         if not digest or labelled != platform or engine.image_id(api, content) != image_id:
-            raise UserError(f"{moving} has no content tag matching its label {CONTENT_LABEL}={digest[:12] or '?'}: "
+            raise UserError(f"{moving} has no content tag matching its label {CONTENT_LABEL}={tags.short_hash or '?'}: "
                             f"it was not promoted by `build.py image`")
         found.append(Promoted(platform, content, image_id))
     if not found:
