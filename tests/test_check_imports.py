@@ -1,0 +1,89 @@
+"""Every smoke check an image selects finds what it imports in that image's lock.
+
+checks.json declares, per check, the modules it imports (by where they apply: every image, a device,
+a stack role) and what verl's modules import in turn; this follows them for each image and platform
+and looks each module's distribution up in images/<name>/pylock.<platform>.toml (test tools, locked
+but never installed, do not count). conformance.imports imports the same list inside the image."""
+
+import pytest
+
+from image_pipeline.lock import lockfile
+from image_pipeline.lock.check import targets
+from image_pipeline.lock.request import TEST_TIER
+from smoke_tests.plan import DISTRIBUTIONS, EVERY_IMAGE, MODULES, alternatives, load_checks, required_imports, select
+
+from conftest import REPO, manifest
+
+M = manifest()
+CHECKS = load_checks()
+PAYLOAD_MODULES = {p.name for p in (REPO / "payload" / "python").iterdir() if not p.name.startswith("__")}
+
+
+def installed(lock) -> set:
+    """The distributions a lock puts in the image: resolved, external, source-built and archived ones."""
+    return {dist for dist, tier in lock.tier_of().items() if tier != TEST_TIER}
+
+
+def roles_of(image, platform) -> set:
+    return {role for role, comps in image.on(platform).stack.items() if comps}
+
+
+def unmet(image, platform, lock) -> list:
+    """`check: import X` lines whose module no distribution of the lock installs."""
+    roles, dists = roles_of(image, platform), installed(lock)
+    chosen = select(CHECKS, image.device, "", True, roles)
+    needed = required_imports(chosen, image.device, roles)
+    for module in filter(None, image.env.get("VERL_USE_EXTERNAL_MODULES", "").split(",")):
+        needed.setdefault(module, []).append("conformance.external_modules")
+    problems = []
+    for module, users in needed.items():
+        if not any(_provided(name, dists) for name in alternatives(module)):
+            wanted = " or ".join(f"{name} ({', '.join(_distributions(name))})" for name in alternatives(module))
+            problems.append(f"{', '.join(users)}: import {wanted}: not in the lock")
+    return problems
+
+
+def _distributions(module: str) -> list:
+    top = module.split(".")[0]
+    assert top in DISTRIBUTIONS or top in PAYLOAD_MODULES, \
+        f"checks.json: no distribution declared for {top!r} (add it to `distributions`)"
+    return DISTRIBUTIONS.get(top, ["payload/python"])
+
+
+def _provided(module: str, dists: set) -> bool:
+    return module.split(".")[0] in PAYLOAD_MODULES or any(d in dists for d in _distributions(module))
+
+
+@pytest.mark.parametrize("image,platform", [(i.name, p) for i, p in targets(M)])
+def test_every_selected_checks_imports_are_in_the_images_lock(image, platform):
+    lock = lockfile.read(lockfile.path_for(REPO, image, platform))
+    assert lock is not None
+    assert unmet(M.images[image], platform, lock) == []
+
+
+def test_a_module_missing_from_the_lock_is_found():
+    """The test above can fail: the cpu lock without vllm leaves the collective engine without its transport."""
+    image = M.images["cpu"]
+    platform = image.platforms[0]
+    lock = lockfile.read(lockfile.path_for(REPO, image.name, platform))
+    lock.source_builds = [b for b in lock.source_builds if b["dist"] != "vllm"]
+    lock.packages = [e for e in lock.packages if e.name != "vllm"]
+    problems = unmet(image, platform, lock)
+    assert any("sync.collective" in p and "import vllm.distributed.utils (vllm)" in p for p in problems), problems
+
+
+def test_imports_are_keyed_by_every_image_a_device_or_a_role():
+    """A misspelt key would silently apply nowhere."""
+    devices = {i.device for i in M.images.values()}
+    roles = {role for image in M.images.values() for role in image.stack}
+    keys = {where for c in CHECKS for where, _ in c.imports}
+    keys |= {where for needs in MODULES.values() for where in needs}
+    assert keys - ({EVERY_IMAGE} | devices | roles) == set()
+
+
+def test_every_imported_module_declares_its_distributions():
+    modules = {m for c in CHECKS for _, ms in c.imports for m in ms}
+    modules |= set(MODULES) | {m for needs in MODULES.values() for ms in needs.values() for m in ms}
+    for module in modules:
+        for name in alternatives(module):
+            assert _distributions(name)
