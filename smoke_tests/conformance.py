@@ -88,6 +88,9 @@ def verl_defaults(ctx):
     prepare_engines(ctx.pins["device"], require_device=False)
     problems, lines = [], []
     for row in json.loads(DEFAULTS_FILE.read_text()):
+        if not set(row.get("roles", ())) <= set(ctx.pins["stack"]):
+            lines.append(f"{row['setting']}: not in this image (its engine needs {', '.join(row['roles'])})")
+            continue
         found = _default(row["where"])
         lines.append(f"{row['setting']}: verl {found!r} ({row['where']}), documented {row['value']!r}")
         if found != row["value"]:
@@ -168,7 +171,7 @@ def imports(ctx):
     for module, users in required_imports(chosen, device_kind, roles).items():
         found, failures = _import_first(alternatives(module))
         if found:
-            lines.append(f"import {found}: ok")
+            lines.append(f"import {found}: ok" + (f" (the first of {module})" if found != module else ""))
         else:
             problems.append(f"import {' or '.join(failures)} failed (needed by {', '.join(users)})")
     from verl.checkpoint_engine import CheckpointEngineRegistry

@@ -28,6 +28,10 @@ class Check:
     imports: tuple = ()  # (where, modules): where is EVERY_IMAGE, a device or a stack role
     engine: str = ""  # the verl checkpoint engine a sync check drives (registry name)
 
+    def applies_to(self, device: str, roles) -> bool:
+        """Is this a check of an image of `device` whose stack has `roles`?"""
+        return device in self.devices and set(self.roles) <= set(roles)
+
     def imports_for(self, device: str, roles) -> list:
         return _applicable(self.imports, device, roles)
 
@@ -40,10 +44,10 @@ def _pairs(by_where: dict) -> tuple:
     return tuple((where, tuple(modules)) for where, modules in by_where.items())
 
 
-def load_checks() -> list:
+def load_checks(table: dict = _TABLE) -> list:
     return [Check(**{**item, "devices": tuple(item.get("devices", ("cpu", "npu"))),
                      "roles": tuple(item.get("roles", ())), "imports": _pairs(item.get("imports", {}))})
-            for item in _TABLE["checks"]]
+            for item in table["checks"]]
 
 
 def alternatives(module: str) -> list:
@@ -69,7 +73,7 @@ def required_imports(checks, device: str, roles) -> dict:
 
 def select(checks: list, device: str, only: str, extended: bool, roles=()) -> list:
     """The checks of a run: those for the image's device and stack roles, narrowed by --only (names or prefixes)."""
-    applicable = [c for c in checks if device in c.devices and set(c.roles) <= set(roles)]
+    applicable = [c for c in checks if c.applies_to(device, roles)]
     if not only:
         return [c for c in applicable if extended or not c.optional]
     wanted = [w.strip() for w in only.split(",") if w.strip()]

@@ -87,3 +87,17 @@ def test_every_imported_module_declares_its_distributions():
     for module in modules:
         for name in alternatives(module):
             assert _distributions(name)
+
+
+def test_each_documented_default_is_read_only_where_its_module_is_imported():
+    """conformance.verl_defaults reads a row's class only in images whose verl_defaults imports include its module."""
+    import json
+
+    rows = json.loads((REPO / "smoke_tests" / "checkpoint_defaults.json").read_text())
+    check = next(c for c in CHECKS if c.name == "conformance.verl_defaults")
+    for image in M.images.values():
+        roles = roles_of(image, image.platforms[0])
+        imported = required_imports([check], image.device, roles)
+        for row in rows:
+            if set(row.get("roles", ())) <= roles:
+                assert row["where"].split(":")[0] in imported, (image.name, row["setting"])

@@ -39,7 +39,7 @@ def blocks(manifest, root: Path, extra: dict) -> dict:
                                   [[s, f"`{k}`", "yes" if r else "", d] for s, k, r, d in schema.table_rows()]),
         "rules": tables.markdown(["rule", "checks"], [[f"`{i}`", d] for i, d in rules.describe()]),
         "sync-defaults": _defaults(root),
-        "smoke-checks": _smoke_checks(root),
+        "smoke-checks": _smoke_checks(manifest, root),
         "faults": _faults(root),
         "verl-tests": _verl_tests(root),
         **extra,
@@ -164,21 +164,23 @@ def _defaults(root: Path) -> str:
     if not path.exists():
         return "(no checkpoint defaults file)"
     rows = json.loads(path.read_text())
-    return tables.markdown(["setting", "verl's default", "where verl defines it", "meaning"],
-                           [[f"`{r['setting']}`", f"`{json.dumps(r['value'])}`", f"`{r['where']}`", r["meaning"]]
-                            for r in rows])
+    return tables.markdown(["setting", "verl's default", "where verl defines it", "images", "meaning"],
+                           [[f"`{r['setting']}`", f"`{json.dumps(r['value'])}`", f"`{r['where']}`",
+                             "with " + ", ".join(f"`{role}`" for role in r["roles"]) if r.get("roles") else "every",
+                             r["meaning"]] for r in rows])
 
 
-def _smoke_checks(root: Path) -> str:
+def _smoke_checks(manifest, root: Path) -> str:
+    from smoke_tests.plan import load_checks
+
     rows = []
-    for check in json.loads((root / CHECKS_FILE).read_text())["checks"]:
-        devices = ", ".join(check.get("devices", ["cpu", "npu"]))
-        if check.get("roles"):
-            devices += " with " + ", ".join(f"`{role}`" for role in check["roles"])
-        needs = "the image's device" if check["device"] else "no device"
-        kind = "figure" if check.get("kind") == "measurement" else ("opt-in" if check.get("optional") else "check")
-        rows.append([f"`{check['name']}`", devices, needs, kind, check["proves"]])
-    return tables.markdown(["check", "images", "needs", "kind", "what it proves"], rows)
+    for check in load_checks(json.loads((root / CHECKS_FILE).read_text())):
+        images = [f"`{img.name}`" for img in manifest.images.values()
+                  if check.applies_to(img.device, [role for role, comps in img.stack.items() if comps])]
+        needs = "the image's device" if check.device else "no device"
+        kind = "figure" if check.kind == "measurement" else ("opt-in" if check.optional else "check")
+        rows.append([f"`{check.name}`", ", ".join(images) or "none", needs, kind, check.proves])
+    return tables.markdown(["check", "runs in", "needs", "kind", "what it proves"], rows)
 
 
 def _faults(root: Path) -> str:
