@@ -17,6 +17,7 @@ from conftest import REPO, edit, manifest, run_build, tree_snapshot
 M = manifest()
 CORE = M.components["megatron-core"]  # pins only the cpu image, and stays in its X.Y line below
 ISSUE = "https://github.com/NVIDIA/Megatron-LM/releases"
+NEW_ISSUE = "https://github.com/verl-project/verl/issues/1"  # a link no pin carries yet
 
 
 def _git(root, *args):
@@ -250,3 +251,52 @@ def test_bumping_an_archive_moves_its_urls_and_drops_their_old_sha256(tmp_path):
         assert "sha256" not in build
     with pytest.raises(UserError, match="does not apply"):
         bump.fields_for(kernels, {"version": newer, "commit": "ab" * 20})
+
+
+# ---------------------------------------------------------------- overrides: only the named requirers
+
+def _locked_requirement(image, requirer, dist):
+    """`requirer`'s requirement on `dist` as the image's lock records it (from its wheel METADATA)."""
+    from packaging.requirements import Requirement
+
+    from image_pipeline.lock import lockfile
+
+    lock = lockfile.read(lockfile.path_for(REPO, image, M.images[image].platforms[0]))
+    lines = lock.by_name()[requirer].requires
+    return next(line for line in lines if Requirement(line).name == dist and Requirement(line).marker is None)
+
+
+def test_an_override_leaves_every_other_requirers_bound_binding(repo):
+    """transformers overrides vllm-ascend's and sglang's pins, not verl's bound: a bump past it is refused."""
+    from packaging.requirements import Requirement
+
+    transformers = M.components["transformers"]
+    assert "verl" not in transformers.get("overrides")
+    bound = _locked_requirement("cpu", "verl", "transformers")
+    too_high = next(spec.version for spec in Requirement(bound).specifier if spec.operator == "<")
+    before = tree_snapshot(repo)
+    result = run_build("bump", "transformers", too_high, "--reason", "r", "--issue", NEW_ISSUE, "--dry-run",
+                       root=repo)
+    assert result.returncode == 2, result.stdout
+    message = result.stderr.strip()
+    assert "\n" not in message and "Traceback" not in message
+    assert f"verl {M.components['verl'].version} (pins.yaml:" in message and f"requires {bound};" in message, message
+    assert f"pins transformers {too_high}" in message and "not verl" in message, message
+    assert tree_snapshot(repo) == before
+
+
+def test_a_requirer_the_override_stops_naming_binds_again(repo_copy):
+    pinned = _locked_requirement("npu-a2", "vllm-ascend", "transformers")
+    edit(repo_copy / "pins.yaml", "      vllm-ascend: vllm-ascend 0.23.0 pins", "      # vllm-ascend: vllm-ascend 0.23.0 pins")
+    result = run_build("validate", root=repo_copy)
+    assert result.returncode == 2
+    assert f"vllm-ascend {M.components['vllm-ascend'].version} (pins.yaml:" in result.stderr
+    assert f"requires {pinned};" in result.stderr, result.stderr
+
+
+def test_an_override_must_name_a_package_that_requires_the_pin(repo_copy):
+    edit(repo_copy / "pins.yaml", "      sglang: sglang", "      sglong: sglang")
+    result = run_build("validate", root=repo_copy)
+    assert result.returncode == 2
+    assert "components.transformers.overrides.sglong: sglong requires transformers in no lock" in result.stderr
+    assert "did you mean 'sglang'?" in result.stderr, result.stderr

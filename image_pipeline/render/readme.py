@@ -79,8 +79,9 @@ def _pins(manifest) -> str:
 def _deviations(manifest) -> str:
     rows = []
     for comp in manifest.components.values():
-        for key, what in (("overrides", "overrides what other packages require"),
-                          ("deviates", "cpu stand-in deviates from the NPU images"),
+        for dist, why in (comp.get("overrides") or {}).items():
+            rows.append([f"`{comp.name}` {comp.summary}", f"overrides what `{dist}` requires", why])
+        for key, what in (("deviates", "cpu stand-in deviates from the NPU images"),
                           ("external", "not resolved by the lock here")):
             if comp.get(key):
                 rows.append([f"`{comp.name}` {comp.summary}", what, comp.get(key)])

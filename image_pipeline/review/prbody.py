@@ -53,8 +53,9 @@ def _why(pins, manifest) -> str:
     for name, _, new in pins:
         issue = f" ([issue]({new.get('issue')}))" if new.get("issue") else ""
         lines.append(f"- **{name}**: {new.get('reason') or '_no reason given_'}{issue}")
-        for key, label in (("overrides", "overrides other packages' requirements"),
-                           ("deviates", "cpu stand-in deviates"), ("external", "not resolved here")):
+        for dist, why in (new.get("overrides") or {}).items():
+            lines.append(f"  - deliberate deviation (overrides what {dist} requires): {why}")
+        for key, label in (("deviates", "cpu stand-in deviates"), ("external", "not resolved here")):
             if new.get(key):
                 lines.append(f"  - deliberate deviation ({label}): {new.get(key)}")
     return "\n".join(lines)
