@@ -101,3 +101,15 @@ def test_each_documented_default_is_read_only_where_its_module_is_imported():
         for row in rows:
             if set(row.get("roles", ())) <= roles:
                 assert row["where"].split(":")[0] in imported, (image.name, row["setting"])
+
+
+def test_the_readme_names_the_images_the_suite_selects_each_check_in():
+    import json
+
+    from image_pipeline.render.readme import check_runs_in
+
+    raw = {c["name"]: c for c in json.loads((REPO / "smoke_tests" / "checks.json").read_text())["checks"]}
+    for image in M.images.values():
+        for platform in image.platforms:
+            selected = {c.name for c in select(CHECKS, image.device, "", True, roles_of(image, platform))}
+            assert selected == {name for name, check in raw.items() if check_runs_in(check, image)}, image.name
