@@ -113,3 +113,50 @@ def test_the_readme_names_the_images_the_suite_selects_each_check_in():
         for platform in image.platforms:
             selected = {c.name for c in select(CHECKS, image.device, "", True, roles_of(image, platform))}
             assert selected == {name for name, check in raw.items() if check_runs_in(check, image)}, image.name
+
+
+def _module_level_imports(source: str) -> list:
+    """What a module imports when it is imported: [top-level names], one list per statement; a
+    try/except ImportError block gives its alternatives in order (top-level names of third parties only)."""
+    import ast
+    import sys
+
+    def names(node):
+        found = [a.name for a in node.names] if isinstance(node, ast.Import) else [node.module or ""]
+        return [n.split(".")[0] for n in found if n.split(".")[0] not in sys.stdlib_module_names | {"verl", ""}]
+
+    out = []
+    for node in ast.parse(source).body:
+        if isinstance(node, (ast.Import, ast.ImportFrom)) and not getattr(node, "level", 0):
+            out += [[name] for name in names(node)]
+        elif isinstance(node, ast.Try):
+            blocks = [node.body] + [handler.body for handler in node.handlers]
+            alternatives_ = [n for block in blocks for s in block if isinstance(s, (ast.Import, ast.ImportFrom))
+                             for n in names(s)]
+            if alternatives_:
+                out.append(alternatives_)
+    return out
+
+
+@pytest.mark.network
+def test_the_declared_needs_of_verls_modules_are_what_its_wheel_imports(tmp_path):
+    """checks.json `modules` against the locked verl wheel's own source: every third-party import a module
+    makes when imported is declared (a try/except ImportError as `a|b`, in verl's order)."""
+    import hashlib
+    import urllib.request
+    import zipfile
+
+    from image_pipeline.paths import CACHE
+
+    entry = lockfile.read(lockfile.path_for(REPO, "cpu", M.images["cpu"].platforms[0])).by_name()["verl"]
+    cached = REPO / CACHE / "files" / entry.artifact.sha256 / entry.artifact.name  # the wheelhouse's copy
+    wheel = cached if cached.exists() else tmp_path / entry.artifact.name
+    if not cached.exists():
+        urllib.request.urlretrieve(entry.artifact.url, wheel)
+    assert hashlib.sha256(wheel.read_bytes()).hexdigest() == entry.artifact.sha256
+    with zipfile.ZipFile(wheel) as archive:
+        for module, needs in MODULES.items():
+            declared = {tuple(name.split(".")[0] for name in alternatives(m)) for ms in needs.values() for m in ms}
+            source = archive.read(module.replace(".", "/") + ".py").decode()
+            for imported in _module_level_imports(source):
+                assert tuple(imported) in declared, f"{module} imports {'|'.join(imported)}: declare it in checks.json"
