@@ -153,8 +153,9 @@ def _check_overrides_name_requirers(manifest, root) -> None:
                 locked.append(image.name)
                 entry = lock.by_name().get(comp.dist)
                 seen.update(entry.via if entry else ())
-                request = build_request(manifest, image.on(platform), platform)
-                seen.update(r.name for r in requirers(manifest, request, lock) if comp.dist in _names(r.lines))
+                if {canonicalize_name(d) for d in named} - seen:  # not all in `via`: look at recorded requirements
+                    request = build_request(manifest, image.on(platform), platform)
+                    seen.update(r.name for r in requirers(manifest, request, lock) if comp.dist in _names(r.lines))
         for dist in named:
             if locked and canonicalize_name(dist) not in seen:
                 close = difflib.get_close_matches(canonicalize_name(dist), sorted(seen), n=1)
