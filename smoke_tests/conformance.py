@@ -16,6 +16,7 @@ from pathlib import Path
 from packaging.version import Version
 
 from .outcome import judged
+from .plan import alternatives, load_checks, required_imports, select
 
 DEFAULTS_FILE = Path(__file__).with_name("checkpoint_defaults.json")
 PATCH_MARKERS = Path(sys.prefix) / "verl-image-patches"
@@ -87,6 +88,9 @@ def verl_defaults(ctx):
     prepare_engines(ctx.pins["device"], require_device=False)
     problems, lines = [], []
     for row in json.loads(DEFAULTS_FILE.read_text()):
+        if not set(row.get("roles", ())) <= set(ctx.pins["stack"]):
+            lines.append(f"{row['setting']}: not in this image (its engine needs {', '.join(row['roles'])})")
+            continue
         found = _default(row["where"])
         lines.append(f"{row['setting']}: verl {found!r} ({row['where']}), documented {row['value']!r}")
         if found != row["value"]:
@@ -155,39 +159,41 @@ def cann_version() -> str:
     return "unknown (no ascend_toolkit_install.info or version.info)"
 
 
-MODULES = ("megatron.core", "mooncake.engine", "verl.checkpoint_engine.base", "verl.workers.rollout")
-# what each stack role must make importable; verl's Mooncake engine takes StatelessProcessGroup from
-# vllm's distributed utils, or sglang's where vllm is absent
-ROLE_MODULES = {"vllm": ("vllm.distributed.utils",), "vllm_ascend": ("vllm_ascend",),
-                "sglang": ("sglang.srt.distributed.utils",),
-                "sgl_kernel": ("sgl_kernel_npu", "deep_ep", "torch_memory_saver"),
-                "torch_npu": ("torch_npu",), "mindspeed": ("mindspeed",)}
-
-
-def modules_of(stack: dict) -> tuple:
-    return MODULES + tuple(m for role, modules in ROLE_MODULES.items() if role in stack for m in modules)
-
-
 def imports(ctx):
-    """What verl's RL loop imports, on the device: its engines and rollout workers, Megatron, Mooncake."""
+    """Everything the image's checks import (checks.json `imports`, and what `modules` says those need),
+    on the device; and the checkpoint engines its sync checks drive are registered."""
     from .sync.adapt import prepare_engines
 
-    prepare_engines(ctx.pins["device"])
+    device_kind, roles = ctx.pins["device"], ctx.pins["stack"]
+    prepare_engines(device_kind)
+    chosen = select(load_checks(), device_kind, "", True, roles)
     problems, lines = [], []
-    for module in modules_of(ctx.pins["stack"]):
-        try:
-            importlib.import_module(module)
-            lines.append(f"import {module}: ok")
-        except Exception as exc:
-            problems.append(f"import {module} failed: {type(exc).__name__}: {exc}")
+    for module, users in required_imports(chosen, device_kind, roles).items():
+        found, failures = _import_first(alternatives(module))
+        if found:
+            lines.append(f"import {found}: ok" + (f" (the first of {module})" if found != module else ""))
+        else:
+            problems.append(f"import {' or '.join(failures)} failed (needed by {', '.join(users)})")
     from verl.checkpoint_engine import CheckpointEngineRegistry
 
-    for backend in ("nccl", "mooncake"):
+    for backend in dict.fromkeys(c.engine for c in chosen if c.engine):
         try:
             lines.append(f"checkpoint engine {backend!r}: {CheckpointEngineRegistry.get(backend).__name__}")
         except ValueError as exc:
             problems.append(str(exc)[:300])
     return judged("conformance.imports", problems, lines)
+
+
+def _import_first(modules: list) -> tuple:
+    """(the first module that imports or "", each failure as `module: error`)."""
+    failures = []
+    for module in modules:
+        try:
+            importlib.import_module(module)
+            return module, failures
+        except Exception as exc:
+            failures.append(f"{module} ({type(exc).__name__}: {exc})")
+    return "", failures
 
 
 def external_modules(ctx):

@@ -12,11 +12,12 @@ from image_pipeline.errors import UserError
 from image_pipeline.manifest import load_manifest
 from image_pipeline.review import outdated
 
-from conftest import REPO, edit, manifest, run_build, tree_snapshot
+from conftest import REPO, edit, manifest, run_build, run_in_process, tree_snapshot
 
 M = manifest()
 CORE = M.components["megatron-core"]  # pins only the cpu image, and stays in its X.Y line below
 ISSUE = "https://github.com/NVIDIA/Megatron-LM/releases"
+NEW_ISSUE = "https://github.com/verl-project/verl/issues/1"  # a link no pin carries yet
 
 
 def _git(root, *args):
@@ -250,3 +251,102 @@ def test_bumping_an_archive_moves_its_urls_and_drops_their_old_sha256(tmp_path):
         assert "sha256" not in build
     with pytest.raises(UserError, match="does not apply"):
         bump.fields_for(kernels, {"version": newer, "commit": "ab" * 20})
+
+
+# ---------------------------------------------------------------- overrides: only the named requirers
+
+def _locked_requirement(image, requirer, dist):
+    """`requirer`'s requirement on `dist` as the image's lock records it (from its wheel METADATA)."""
+    from packaging.requirements import Requirement
+
+    from image_pipeline.lock import lockfile
+
+    lock = lockfile.read(lockfile.path_for(REPO, image, M.images[image].platforms[0]))
+    lines = lock.by_name()[requirer].requires
+    return next(line for line in lines if Requirement(line).name == dist and Requirement(line).marker is None)
+
+
+def test_an_override_leaves_every_other_requirers_bound_binding(repo):
+    """transformers overrides vllm-ascend's and sglang's pins, not verl's bound: a bump past it is refused."""
+    from packaging.requirements import Requirement
+
+    transformers = M.components["transformers"]
+    assert "verl" not in transformers.get("overrides")
+    bound = _locked_requirement("cpu", "verl", "transformers")
+    too_high = next(spec.version for spec in Requirement(bound).specifier if spec.operator == "<")
+    before = tree_snapshot(repo)
+    result = run_build("bump", "transformers", too_high, "--reason", "r", "--issue", NEW_ISSUE, "--dry-run",
+                       root=repo)
+    assert result.returncode == 2, result.stdout
+    message = result.stderr.strip()
+    assert "\n" not in message and "Traceback" not in message
+    assert f"verl {M.components['verl'].version} (pins.yaml:" in message and f"requires {bound};" in message, message
+    assert f"pins transformers {too_high}" in message and "not verl" in message, message
+    assert tree_snapshot(repo) == before
+
+
+def test_a_requirer_the_override_stops_naming_binds_again(repo_copy):
+    pinned = _locked_requirement("npu-a2", "vllm-ascend", "transformers")
+    edit(repo_copy / "pins.yaml", "      vllm-ascend: vllm-ascend 0.23.0 pins", "      # vllm-ascend: vllm-ascend 0.23.0 pins")
+    result = run_in_process("validate", root=repo_copy)
+    assert result.returncode == 2
+    assert f"vllm-ascend {M.components['vllm-ascend'].version} (pins.yaml:" in result.stderr
+    assert f"requires {pinned};" in result.stderr, result.stderr
+
+
+def test_an_override_must_name_a_package_that_requires_the_pin(repo_copy):
+    edit(repo_copy / "pins.yaml", "      sglang: sglang", "      sglong: sglang")
+    result = run_in_process("validate", root=repo_copy)
+    assert result.returncode == 2
+    assert "components.transformers.overrides.sglong: sglong requires transformers in no lock" in result.stderr
+    assert "did you mean 'sglang'?" in result.stderr, result.stderr
+
+
+# ---------------------------------------------------------------- the pin policy outside CI
+
+def _verls_lowest_transformers():
+    """A transformers release every requirer accepts that is not the pinned one: verl's lower bound."""
+    from packaging.requirements import Requirement
+
+    bound = _locked_requirement("cpu", "verl", "transformers")
+    return next(spec.version for spec in Requirement(bound).specifier if spec.operator == ">=")
+
+
+def test_bumping_an_npu_pin_wants_a_new_issue_and_touches_nothing(repo):
+    transformers = M.components["transformers"]
+    lower = _verls_lowest_transformers()
+    assert lower != transformers.version
+    before = tree_snapshot(repo)
+    kept = run_in_process("bump", "transformers", lower, "--reason", "a new reason", "--dry-run", root=repo)
+    assert kept.returncode == 2 and "components.transformers: reaches npu-" in kept.stderr
+    assert "the issue link is unchanged since the base" in kept.stderr and "--issue" in kept.stderr, kept.stderr
+    old_reason = run_in_process("bump", "transformers", lower, "--reason", transformers.get("reason"), "--issue",
+                                NEW_ISSUE, "--dry-run", root=repo)
+    assert old_reason.returncode == 2 and "reason is unchanged since the base" in old_reason.stderr
+    assert tree_snapshot(repo) == before
+
+
+def test_validate_runs_the_pin_policy_against_head(repo):
+    transformers = M.components["transformers"]
+    assert run_in_process("validate", root=repo).stdout.rstrip().endswith("pin policy against HEAD)")
+    edit(repo / "pins.yaml", f"depName=transformers\n    version: {transformers.version}",
+         f"depName=transformers\n    version: {_verls_lowest_transformers()}")
+    result = run_in_process("validate", root=repo)
+    assert result.returncode == 2 and "components.transformers: reason is unchanged since the base" in result.stderr
+    assert "(and 1 more: build.py lint-pins)" in result.stderr, result.stderr  # the unchanged issue
+    assert run_in_process("validate", "--base", "HEAD~5", root=repo).returncode == 2  # no such ref: refused
+
+
+def test_the_pr_body_compares_the_loss_with_the_baseline_of_the_runs_architecture(tmp_path):
+    from image_pipeline.review import prbody
+    from image_pipeline.smoke.runner import baseline_file, parse_metrics
+
+    image = M.default_image
+    for platform in image.platforms:
+        baseline = parse_metrics(baseline_file(REPO, image, platform).read_text())["train.loss.last"]
+        run = tmp_path / platform.replace("/", "-")
+        run.mkdir()
+        (run / "results.json").write_text(json.dumps([{"name": "train", "status": "PASS"}]))
+        (run / "metrics.txt").write_text("train.loss.first:7\ntrain.loss.last:0.5\n")
+        line = prbody._run_line(REPO, image.name, image, platform, run)
+        assert f"(baseline {baseline:.3f})" in line, line

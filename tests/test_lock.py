@@ -119,7 +119,7 @@ def test_a_pin_the_locked_packages_reject_stops_render_with_both_requirements(re
         assert result.returncode == 2, result.stderr
         line = result.stderr.strip()
         assert "\n" not in line and "Traceback" not in line
-        assert re.search(rf"vllm-ascend \S+ requires torch{re.escape(str(wanted.specifier))}; pins\.yaml:\d+ pins "
+        assert re.search(rf"vllm-ascend \S+ \(pins\.yaml:\d+\) requires torch{re.escape(str(wanted.specifier))}; pins\.yaml:\d+ pins "
                          rf"torch {re.escape(other)}", line), line
         assert tree_snapshot(repo_copy / "images") == before
 

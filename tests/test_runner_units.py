@@ -181,18 +181,23 @@ def _pins_of(image):
 
 def test_the_smoke_suite_runs_each_backends_checks_from_the_images_pins():
     """Unchanged suite, two stacks: the rollout backend in pins.json decides the backend checks and imports."""
-    from smoke_tests.conformance import modules_of
-    from smoke_tests.plan import load_checks, select
+    from smoke_tests.plan import alternatives, load_checks, required_imports, select
 
     checks = load_checks()
     vllm, sglang = _pins_of("npu-a3"), _pins_of("npu-sglang-a3")
-    chosen = {name: [c.name for c in select(checks, pins["device"], "", False, roles=pins["stack"])]
+    chosen = {name: select(checks, pins["device"], "", False, roles=pins["stack"])
               for name, pins in (("vllm", vllm), ("sglang", sglang))}
-    assert "batch_invariance" in chosen["vllm"] and "batch_invariance" not in chosen["sglang"]
-    assert set(chosen["vllm"]) - set(chosen["sglang"]) == {"batch_invariance"}
-    assert {"vllm.distributed.utils", "vllm_ascend", "torch_npu"} <= set(modules_of(vllm["stack"]))
-    assert {"sglang.srt.distributed.utils", "sgl_kernel_npu", "deep_ep", "torch_npu"} <= set(modules_of(sglang["stack"]))
-    assert not any(m.startswith("vllm") for m in modules_of(sglang["stack"]))
+    names = {name: [c.name for c in checks] for name, checks in chosen.items()}
+    # vllm-ascend's batch invariance and verl's collective engine (vLLM's process group, vllm-ascend's PyHccl)
+    assert set(names["vllm"]) - set(names["sglang"]) == {"batch_invariance", "sync.collective",
+                                                         "sync.collective.throughput"}
+    assert {"sync.mooncake", "sync.mooncake.throughput"} <= set(names["sglang"])
+    needed = {name: set(required_imports(chosen[name], pins["device"], pins["stack"]))
+              for name, pins in (("vllm", vllm), ("sglang", sglang))}
+    assert {"vllm.distributed.utils", "vllm_ascend", "torch_npu"} <= needed["vllm"]
+    assert {"sglang.srt.distributed.utils", "sgl_kernel_npu", "deep_ep", "torch_npu"} <= needed["sglang"]
+    assert not any(all(a.startswith("vllm") for a in alternatives(m)) for m in needed["sglang"]), needed["sglang"]
+    assert "vllm.distributed.utils|sglang.srt.distributed.utils" in needed["sglang"]  # verl's Mooncake engine
 
 
 def test_an_sglang_images_device_checks_are_not_run_without_npus(tmp_path):

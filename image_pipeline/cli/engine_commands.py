@@ -162,7 +162,7 @@ def _baseline(inv, args):
     produced = outcome.directory / "train.baseline.txt"
     if not produced.exists():
         raise UserError(f"the training run produced no baseline ({outcome.reason}); see {outcome.directory}")
-    path = inv.root / "smoke_tests" / "baselines" / f"{image.name}.{image.device}.{arch}.txt"
+    path = runner.baseline_file(inv.root, image, platform)
     new = produced.read_text()
     old = path.read_text() if path.exists() else ""
     print(tables.unified_diff(old, new, path.name) or f"{path.name}: unchanged")

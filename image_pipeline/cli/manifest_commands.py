@@ -6,16 +6,35 @@ import json
 import sys
 
 from .. import tables
+from ..errors import UserError
 from . import command, image_arg, network_args, profile_of, readme_blocks
 
 
-@command("validate", "load pins.yaml and check the schema, every compatibility rule and the pins against the locks")
+def _validate_args(parser):
+    parser.add_argument("--base", help="git ref the pin policy compares pins.yaml with (default: HEAD, so a hand "
+                                       "edit not yet committed is checked; outside a git work tree: not run)")
+
+
+@command("validate", "load pins.yaml and check the schema, every compatibility rule, the pins against the locks "
+                     "and the pin policy against --base", _validate_args)
 def _validate(inv, args):
     from ..lock import check
+    from ..review import affected, policy
 
     manifest = inv.manifest
     check.check_pins(manifest, inv.root)
-    print(f"{inv.pins.name}: ok ({len(manifest.components)} components, {len(manifest.images)} images)")
+    if args.base or affected.is_work_tree(inv.root):
+        base = affected.manifest_at(inv.root, args.base or "HEAD")
+        if base is None:
+            raise UserError(f"pins.yaml of {args.base or 'HEAD'} does not load (another schema?): the pin policy "
+                            f"needs a base to compare with", key="--base")
+        found = policy.problems(base, manifest)
+        if found:
+            raise UserError(found[0] + (f" (and {len(found) - 1} more: build.py lint-pins)" if len(found) > 1 else ""))
+        policy_note = f"pin policy against {args.base or 'HEAD'}"
+    else:
+        policy_note = "pin policy not run: no git work tree here (pass --base)"
+    print(f"{inv.pins.name}: ok ({len(manifest.components)} components, {len(manifest.images)} images; {policy_note})")
     return 0
 
 

@@ -39,7 +39,7 @@ def blocks(manifest, root: Path, extra: dict) -> dict:
                                   [[s, f"`{k}`", "yes" if r else "", d] for s, k, r, d in schema.table_rows()]),
         "rules": tables.markdown(["rule", "checks"], [[f"`{i}`", d] for i, d in rules.describe()]),
         "sync-defaults": _defaults(root),
-        "smoke-checks": _smoke_checks(root),
+        "smoke-checks": _smoke_checks(manifest, root),
         "faults": _faults(root),
         "verl-tests": _verl_tests(root),
         **extra,
@@ -79,8 +79,9 @@ def _pins(manifest) -> str:
 def _deviations(manifest) -> str:
     rows = []
     for comp in manifest.components.values():
-        for key, what in (("overrides", "overrides what other packages require"),
-                          ("deviates", "cpu stand-in deviates from the NPU images"),
+        for dist, why in (comp.get("overrides") or {}).items():
+            rows.append([f"`{comp.name}` {comp.summary}", f"overrides what `{dist}` requires", why])
+        for key, what in (("deviates", "cpu stand-in deviates from the NPU images"),
                           ("external", "not resolved by the lock here")):
             if comp.get(key):
                 rows.append([f"`{comp.name}` {comp.summary}", what, comp.get(key)])
@@ -164,21 +165,26 @@ def _defaults(root: Path) -> str:
     if not path.exists():
         return "(no checkpoint defaults file)"
     rows = json.loads(path.read_text())
-    return tables.markdown(["setting", "verl's default", "where verl defines it", "meaning"],
-                           [[f"`{r['setting']}`", f"`{json.dumps(r['value'])}`", f"`{r['where']}`", r["meaning"]]
-                            for r in rows])
+    return tables.markdown(["setting", "verl's default", "where verl defines it", "images", "meaning"],
+                           [[f"`{r['setting']}`", f"`{json.dumps(r['value'])}`", f"`{r['where']}`",
+                             "with " + ", ".join(f"`{role}`" for role in r["roles"]) if r.get("roles") else "every",
+                             r["meaning"]] for r in rows])
 
 
-def _smoke_checks(root: Path) -> str:
+def _smoke_checks(manifest, root: Path) -> str:
     rows = []
     for check in json.loads((root / CHECKS_FILE).read_text())["checks"]:
-        devices = ", ".join(check.get("devices", ["cpu", "npu"]))
-        if check.get("roles"):
-            devices += " with " + ", ".join(f"`{role}`" for role in check["roles"])
+        images = [f"`{img.name}`" for img in manifest.images.values() if check_runs_in(check, img)]
         needs = "the image's device" if check["device"] else "no device"
         kind = "figure" if check.get("kind") == "measurement" else ("opt-in" if check.get("optional") else "check")
-        rows.append([f"`{check['name']}`", devices, needs, kind, check["proves"]])
-    return tables.markdown(["check", "images", "needs", "kind", "what it proves"], rows)
+        rows.append([f"`{check['name']}`", ", ".join(images) or "none", needs, kind, check["proves"]])
+    return tables.markdown(["check", "runs in", "needs", "kind", "what it proves"], rows)
+
+
+def check_runs_in(check: dict, image) -> bool:
+    """The suite's own rule (smoke_tests.plan.Check.applies_to), read from checks.json on the host side."""
+    roles = {role for role, comps in image.stack.items() if comps}
+    return image.device in check.get("devices", ("cpu", "npu")) and set(check.get("roles", ())) <= roles
 
 
 def _faults(root: Path) -> str:

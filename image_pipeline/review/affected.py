@@ -52,6 +52,21 @@ def tree_of(root: Path, ref: str):
         yield Path(tmp)
 
 
+def is_work_tree(root: Path) -> bool:
+    """Is `root` the top of a git work tree (so a ref names a version of its pins.yaml)?"""
+    result = subprocess.run(["git", "-C", str(root), "rev-parse", "--show-toplevel"], capture_output=True, text=True)
+    return result.returncode == 0 and Path(result.stdout.strip()).resolve() == root.resolve()
+
+
+def manifest_at(root: Path, ref: str):
+    """pins.yaml as of `ref`, loaded; None when that version does not load (another schema, a broken file)."""
+    with tree_of(root, ref) as base_root:
+        try:
+            return load_manifest(base_root / "pins.yaml")
+        except (UserError, OSError):
+            return None
+
+
 def all_inputs(root: Path, manifest) -> dict:
     """(image, platform) -> build inputs, and image -> rendered Dockerfile, for one tree."""
     env = dockerfile.environment(root / "templates")

@@ -16,7 +16,7 @@ from .. import tables
 from ..lock import lockfile
 from ..manifest import rules
 from ..manifest.model import arch_of
-from ..smoke.runner import parse_metrics
+from ..smoke.runner import baseline_file, parse_metrics
 from . import policy
 from .affected import Change
 
@@ -53,8 +53,9 @@ def _why(pins, manifest) -> str:
     for name, _, new in pins:
         issue = f" ([issue]({new.get('issue')}))" if new.get("issue") else ""
         lines.append(f"- **{name}**: {new.get('reason') or '_no reason given_'}{issue}")
-        for key, label in (("overrides", "overrides other packages' requirements"),
-                           ("deviates", "cpu stand-in deviates"), ("external", "not resolved here")):
+        for dist, why in (new.get("overrides") or {}).items():
+            lines.append(f"  - deliberate deviation (overrides what {dist} requires): {why}")
+        for key, label in (("deviates", "cpu stand-in deviates"), ("external", "not resolved here")):
             if new.get(key):
                 lines.append(f"  - deliberate deviation ({label}): {new.get(key)}")
     return "\n".join(lines)
@@ -181,8 +182,7 @@ def _run_line(root, name, image, platform, run: Path) -> str:
     status = ("FAIL (" + ", ".join(failed) + ")") if failed else ("pass" if not counts.get("NOT RUN") else "incomplete")
     parts = [f"- `{name}` {platform}: {status}, " + ", ".join(f"{n} {s}" for s, n in sorted(counts.items()))]
     if "train.loss.last" in values:
-        baseline = root / "smoke_tests" / "baselines" / f"{name}.{image.device}.txt"
-        base = _metrics(baseline).get("train.loss.last")
+        base = _metrics(baseline_file(root, image, platform)).get("train.loss.last")
         parts.append(f"loss {values['train.loss.first']:.3f} -> {values['train.loss.last']:.3f}"
                      + (f" (baseline {base:.3f})" if base is not None else " (no baseline)"))
     for key, label in (("sync.collective.synthetic.gbps", "collective"), ("sync.mooncake.synthetic.gbps", "mooncake")):

@@ -24,6 +24,7 @@ from pathlib import Path
 
 from ..build import engine
 from ..errors import UserError
+from ..manifest.model import arch_of
 from ..paths import REPO, SMOKE, VERL_TESTS_RECORD
 
 LOG_WAIT_CAP_S = 60.0
@@ -184,6 +185,11 @@ def wait_for_log(log: Path, cap: float, poll: float, sleep=time.sleep, clock=tim
         if remaining <= 0:
             return False
         sleep(min(poll, remaining))
+
+
+def baseline_file(root: Path, image, platform: str) -> Path:
+    """smoke_tests/baselines/<image>.<device>.<arch>.txt: the training baseline of the image on that platform."""
+    return root / SMOKE / "baselines" / f"{image.name}.{image.device}.{arch_of(platform)}.txt"
 
 
 def parse_metrics(text: str) -> dict:
