@@ -95,6 +95,11 @@ def https_url(value):
     _url(value, ("https",))
 
 
+@checks("https-url-template")
+def https_url_template(value):
+    _url(re.sub(r"\{[a-z_][a-z0-9_]*\}", "x", value), ("https",))
+
+
 @checks("index-url")
 def index_url(value):
     _url(value, ("https", "file"))
