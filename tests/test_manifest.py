@@ -47,8 +47,9 @@ def test_two_backends_share_one_npu_bundle_and_differ_only_where_their_axis_says
     for img in npu:
         assert {role: img.role(role).name for role in bundle} == bundle, img.name
         own = RAW["axes"]["backend"][img.axes["backend"]]
-        assert {role: img.role(role).name for role in own["stack"]} == {
-            role: name.format(**img.axes) for role, name in own["stack"].items()}
+        assert {role: [c.name for c in img.stack[role]] for role in own["stack"]} == {
+            role: [n.format(**img.axes) for n in ([names] if isinstance(names, str) else names)]
+            for role, names in own["stack"].items()}
         assert img.python == own["python"] and img.base.name == own["base"].format(**img.axes)
     vllm, sglang = M.images["npu-a3"], M.images["npu-sglang-a3"]
     assert vllm.role("torch").release != sglang.role("torch").release
