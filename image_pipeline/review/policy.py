@@ -14,9 +14,15 @@ def changed_pins(base_manifest, manifest) -> list:
     return out
 
 
+WORDS = ("reason", "issue", "differs")  # what a pin says about itself, not what it pins
+
+
 def _pin(comp) -> dict:
-    """What a pin is: its spec without the words about it."""
-    return {k: v for k, v in comp.spec.items() if k not in ("reason", "issue")}
+    """What a pin is: its spec without the words about it (a `without` by the distributions it leaves out)."""
+    pin = {k: v for k, v in comp.spec.items() if k not in WORDS}
+    if "without" in pin:
+        pin["without"] = sorted(pin["without"])
+    return pin
 
 
 def problems(base_manifest, manifest) -> list:
