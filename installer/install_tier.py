@@ -9,7 +9,8 @@ TIER_DIR (bind-mounted from the build context) holds:
   sources.json      what is not resolved by the lock: pinned sdists built from source, index
                     externals (installed pinned, --no-deps), the wheels of archives, git trees
                     under src/ (installed from a subdirectory, with another pyproject.toml
-                    swapped in where pins.yaml says) and wheels a builder stage made (mounted
+                    swapped in where pins.yaml says, or put on the import path by a .pth where
+                    upstream uses PYTHONPATH) and wheels a builder stage made (mounted
                     at /tmp/tier-built/<component>)
 No resolver runs here: every pip call is --no-index --no-deps, locked packages with
 --require-hashes. Compilers for source builds are installed and purged in this same step,
@@ -101,6 +102,8 @@ def install_item(tier: Path, item: dict, soc_version: str) -> None:
         run([*PIP, str(wheels[0])], env)
     elif item["kind"] == "wheels":
         run([*PIP, *(str(tier / "files" / name) for name in item["files"])], env)
+    elif item["kind"] == "git" and item.get("import_path"):
+        put_on_import_path(tier / "src" / item["component"] / item["path"], Path(item["import_path"]), item["component"])
     elif item["kind"] == "git":
         source = tier / "src" / item["component"]
         work = Path("/tmp/build-src") / item["component"]
@@ -112,6 +115,18 @@ def install_item(tier: Path, item: dict, soc_version: str) -> None:
         shutil.rmtree(work)
     else:
         sys.exit(f"install_tier: unknown source kind {item['kind']!r}")
+
+
+def put_on_import_path(tree: Path, target: Path, name: str) -> None:
+    """A tree upstream puts on PYTHONPATH instead of installing: copied to `target` and listed in a .pth of
+    the venv, so every interpreter of the venv imports it whatever launched it (no ENV to lose)."""
+    if target.exists():
+        sys.exit(f"install_tier: {target} already exists; {name} would be put on the import path twice")
+    shutil.copytree(tree, target, symlinks=True)
+    site = subprocess.run([f"{VENV}/bin/python", "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+                          capture_output=True, text=True, check=True).stdout.strip()
+    Path(site, f"{name}.pth").write_text(f"{target}\n")
+    print(f"install_tier: {name}: {target} is on the import path ({Path(site, name + '.pth')})", flush=True)
 
 
 if __name__ == "__main__":

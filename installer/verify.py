@@ -3,7 +3,8 @@
 
     python3 verify.py PINS_JSON
 
-  versions   every distribution pins.json names is installed at its pinned release
+  versions   every distribution pins.json names is installed at its pinned release (a tree put on
+             the import path instead: it is there and on the venv's sys.path)
   pip check  the installed set is consistent, except requirements on a distribution that
              pins.yaml overrides (numpy 1.26 under packages asking numpy>=2) or leaves out on
              purpose (`without`: e.g. triton, which xgrammar pulls in for GPUs)
@@ -49,6 +50,9 @@ def check_versions(pins: dict, installed: dict) -> list:
         for comp in comps:
             if this_platform() not in comp.get("platforms", [this_platform()]):
                 continue
+            if comp.get("import_path"):
+                problems += check_import_path(role, comp)
+                continue
             # an archive pins its wheels by the archive's sha256, not by their own versions
             want = None if comp.get("wheels") else comp.get("version")
             for dist in comp.get("wheels") or [comp["dist"]]:
@@ -62,6 +66,18 @@ def check_versions(pins: dict, installed: dict) -> list:
         if have is not None and comp.get("version") and not same_release(have, comp["version"]):
             problems.append(f"constraint: {comp['dist']} is {have}, pinned {comp['version']}")
     return problems
+
+
+def check_import_path(role: str, comp: dict) -> list:
+    """A tree put on the import path (not installed): it is there and the venv's interpreter sees it."""
+    path = comp["import_path"]
+    seen = subprocess.run([VENV_PYTHON, "-c", "import sys; print('\\n'.join(sys.path))"],
+                          capture_output=True, text=True, check=True).stdout.splitlines()
+    if not Path(path).is_dir():
+        return [f"{role}: {comp['name']} should be at {path}, which does not exist"]
+    if path not in seen:
+        return [f"{role}: {comp['name']} is at {path}, which is not on the venv's import path"]
+    return []
 
 
 def check_consistency(pins: dict) -> list:

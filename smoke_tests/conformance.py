@@ -45,6 +45,13 @@ def versions(ctx):
         for comp in comps:
             if here not in comp.get("platforms", [here]):
                 continue  # the build of another platform (pins.json lists every platform's)
+            if comp.get("import_path"):
+                on_path = comp["import_path"] in sys.path and Path(comp["import_path"]).is_dir()
+                lines.append(f"{role}: {comp['name']} on the import path at {comp['import_path']}"
+                             + ("" if on_path else "  <-- MISSING"))
+                if not on_path:
+                    problems.append(f"{role}: {comp['name']} is not on the import path at {comp['import_path']}")
+                continue
             # an archive pins its wheels by the archive's sha256, not by their own versions
             want = None if comp.get("wheels") else comp.get("version")
             for dist in comp.get("wheels") or [comp["dist"]]:

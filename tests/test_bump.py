@@ -350,3 +350,35 @@ def test_the_pr_body_compares_the_loss_with_the_baseline_of_the_runs_architectur
         (run / "metrics.txt").write_text("train.loss.first:7\ntrain.loss.last:0.5\n")
         line = prbody._run_line(REPO, image.name, image, platform, run)
         assert f"(baseline {baseline:.3f})" in line, line
+
+def test_words_about_a_pin_do_not_make_it_a_changed_pin():
+    """`differs` and the reasons of a `without` say things about a pin; the distributions it leaves out are the pin."""
+    import copy
+
+    from image_pipeline.manifest import document
+    from image_pipeline.manifest.load import build_manifest
+    from image_pipeline.review import policy
+
+    doc = document.load(REPO / "pins.yaml")
+    reworded, widened = copy.copy(doc), copy.copy(doc)
+    reworded.data, widened.data = copy.deepcopy(doc.data), copy.deepcopy(doc.data)
+    name = next(n for n, c in M.components.items() if c.get("differs") and c.get("without"))
+    for body in (reworded.data["components"][name],):
+        body["differs"] = {url: why + " (reworded)" for url, why in body["differs"].items()}
+        body["without"] = {dist: why + " (reworded)" for dist, why in body["without"].items()}
+    widened.data["components"][name]["without"]["left-out-too"] = "a new distribution left out"
+    assert policy.changed_pins(M, build_manifest(reworded)) == []
+    assert [n for n, _, _ in policy.changed_pins(M, build_manifest(widened, check_rules=False))] == [name]
+
+
+def test_a_base_written_before_a_rule_still_compares_pin_by_pin(repo):
+    """The base breaks a rule added since (its sglang images name no upstream file): its pins still compare,
+    so lint-pins sees no changed pin instead of every pin."""
+    sglang = next(img for img in M.images.values() if img.backend == "sglang")
+    line = f"      upstream: {M.doc.data['axes']['backend']['sglang']['upstream']}\n"
+    edit(repo / "pins.yaml", line, "")
+    _git(repo, "-c", "user.email=t@t", "-c", "user.name=t", "commit", "-qam", "base without the upstream file")
+    edit(repo / "pins.yaml", "  sglang:\n      base:", "  sglang:\n" + line + "      base:")
+    assert sglang.upstream and run_build("validate", root=repo).returncode == 0
+    result = run_build("lint-pins", "--base", "HEAD", root=repo)
+    assert result.returncode == 0 and "0 changed pin(s)" in result.stdout + result.stderr

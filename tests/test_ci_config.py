@@ -125,12 +125,29 @@ def _name(comp):
     return repo if comp.get("branch") else repo.removeprefix("https://github.com/").removesuffix(".git")
 
 
-def test_every_pin_carries_a_renovate_annotation():
+def _frozen(manifest, comp) -> bool:
+    """Used by release-line images only: Renovate must never propose a bump of it."""
+    users = manifest.users_of(comp.get("alternative_to") or comp.name)
+    return bool(users) and all(manifest.images[name].release for name in users)
+
+
+def _annotation_of(text, comp):
+    """The `# renovate:` comment inside the component's own block, or None."""
+    block = re.search(rf"^  {re.escape(comp.name)}:\n((?:    .*\n|\s*\n)*)", text, re.M).group(1)
+    return re.search(r"# renovate: .*", block)
+
+
+def test_every_pin_carries_a_renovate_annotation_but_a_frozen_release_lines():
     text = (REPO / "pins.yaml").read_text()
     manifest = load_manifest(REPO / "pins.yaml")
     annotated = {m["depName"] for m in _extract_all(text)}
+    frozen = [comp for comp in manifest.components.values() if _frozen(manifest, comp)]
+    assert frozen
     for comp in manifest.components.values():
-        assert _name(comp) in annotated, f"{comp.name} has no # renovate: annotation"
+        if _frozen(manifest, comp):
+            assert _annotation_of(text, comp) is None, f"{comp.name} is frozen on a release line but annotated"
+        else:
+            assert _name(comp) in annotated and _annotation_of(text, comp), f"{comp.name} has no # renovate: annotation"
 
 
 def test_each_match_string_extracts_every_annotation_with_the_pinned_values():

@@ -41,7 +41,7 @@ NPU_IMAGES = [name for name, image in M.images.items() if image.device == "npu"]
 def test_npu_locks_hold_upstreams_tested_stack():
     """torch, torch-npu, the rollout backend's NPU part and the Mooncake NPU wheel, for both platforms,
     at the image's python: vllm-ascend for the vllm images, sgl-kernel-npu's archive for the sglang ones."""
-    assert {M.images[name].axes["backend"] for name in NPU_IMAGES} == {"vllm", "sglang"}
+    assert {M.images[name].backend for name in NPU_IMAGES} == {"vllm", "sglang"}
     for name in NPU_IMAGES:
         image = M.images[name]
         for platform in image.platforms:

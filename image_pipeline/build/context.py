@@ -60,7 +60,8 @@ def _part(image, entries, items, house, directory: Path) -> None:
         _link(house.files[entry.name], directory / "files" / entry.artifact.name)
         lines.append(f"{entry.name}=={entry.version} --hash=sha256:{entry.artifact.sha256}")
     (directory / "requirements.txt").write_text("".join(line + "\n" for line in lines))
-    compiles = any(e.artifact.kind == "sdist" for e in entries) or any(i["kind"] not in ("index", "wheels") for i in items)
+    compiles = any(e.artifact.kind == "sdist" for e in entries) or any(
+        i["kind"] not in ("index", "wheels") and not i.get("import_path") for i in items)
     sources = {"items": items, "compile": compiles, "apt_build": list(image.apt_build) if compiles else [],
                "soc_version": image.soc_version}
     (directory / "sources.json").write_text(json.dumps(sources, indent=1, sort_keys=True) + "\n")
@@ -89,7 +90,7 @@ def _item(image, comp, lock, house, directory: Path):
         return {**common, "kind": "built"}
     if comp.source == "git":
         _copy_source(house.externals[comp.name], directory / "src" / comp.name)
-        return {**common, "kind": "git", **comp.install}
+        return {**common, "kind": "git", **comp.install, **({"import_path": comp.import_path} if comp.import_path else {})}
     wheel = house.externals[comp.name]
     _link(wheel, directory / "files" / wheel.name)
     return {**common, "kind": "index", "version": external["version"]}

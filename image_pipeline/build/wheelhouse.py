@@ -121,8 +121,9 @@ def download_pinned(dist, version, index, image, platform, profile, cache) -> Pa
 
 
 def check_declared(manifest, comp, tree: Path) -> None:
-    """A tree installed from a pyproject (sglang's NPU one) must declare nothing its pin's `requires` misses."""
-    if not comp.install or comp.get("requires") is None:
+    """A tree installed from a pyproject (sglang's NPU one) must declare nothing its pin's `requires` misses.
+    A tree put on the import path is never installed, so nothing it declares is either (as upstream's PYTHONPATH)."""
+    if not comp.install or comp.import_path or comp.get("requires") is None:
         return
     found = declared.problems(comp, tree)
     if found:

@@ -137,6 +137,11 @@ def https_url(value):
     url(value, ("https",))
 
 
+@checks("https-url-template")
+def https_url_template(value):
+    url(re.sub(r"\{[a-z_][a-z0-9_]*\}", "x", value), ("https",))
+
+
 @checks("index-url", argv=True)
 def index_url(value):
     url(value, ("https", "file"))

@@ -230,7 +230,9 @@ def _image(manifest, name, keypath, merged, origins, combo) -> Image:
         test_tools=test_tools,
         tiers=manifest.tiers,
         apt_build=tuple(apt.get("build") or ()), apt_runtime=tuple(apt.get("runtime") or ()),
-        env=dict(merged["env"]), patches=tuple(image_patches), axes=combo, origins=origins)
+        env=dict(merged["env"]), patches=tuple(image_patches), axes=combo, release=merged.get("release", ""),
+        upstream=_fill(doc, merged["upstream"], combo, where(("upstream",))) if merged.get("upstream") else "",
+        omits=dict(merged.get("omits") or {}), origins=origins)
 
 
 def _fill(doc, reference, combo, keypath) -> str:

@@ -28,6 +28,7 @@ def blocks(manifest, root: Path, extra: dict) -> dict:
              for img in manifest.images.values() for p in img.platforms}
     return {
         "images": _images(manifest),
+        "supported-tags": _supported_tags(manifest),
         "pins": _pins(manifest),
         "deviations": _deviations(manifest),
         "indexes": tables.markdown(["index", "URL", "what comes from it"],
@@ -76,22 +77,61 @@ def _pins(manifest) -> str:
     return tables.markdown(["component", "source", "pin", "images", "why"], rows)
 
 
+def _supported_tags(manifest) -> str:
+    """Like upstream's docker/ascend/supported_tags.md: one row per image, the latest line first."""
+    rows = []
+    for release, images in sorted(manifest.lines().items(), key=lambda item: (item[0] != "", item[0])):
+        for img in images:
+            verl = img.role("verl")
+            soc = f"{img.axes['soc']} ({img.soc_version})" if img.soc_version and "soc" in img.axes else (img.soc_version or "-")
+            rows.append([f"release {release}" if release else "latest", f"`{img.name}`",
+                         f"`{manifest.repository}:{img.name}`, `{manifest.repository}:{img.human_tag}`",
+                         img.cann_version or "-", img.backend or "-", soc, str(verl.release) if verl else "-",
+                         f"[Dockerfile](images/{img.name}/Dockerfile)", _file_link(img.upstream) if img.upstream else "-"])
+    return tables.markdown(["line", "image", "tags", "CANN", "backend", "SoC", "verl", "file", "upstream file"], rows)
+
+
+def _file_link(url: str) -> str:
+    """[verl/docker/ascend/Dockerfile.ascend_9.1.0_a2 @1dda039b](url): which repository, file and commit."""
+    match = re.fullmatch(r"https://github\.com/[^/]+/([^/]+)/(?:blob|tree)/([^/]+)/(.+)", url)
+    if not match:
+        return f"<{url}>"
+    repo, ref, path = match.groups()
+    ref = ref[:8] if re.fullmatch(r"[0-9a-f]{40}", ref) else ref
+    return f"[{repo}/{path} @{ref}]({url})"
+
+
 def _deviations(manifest) -> str:
+    """Every place an image differs from the upstream file it is checked against, with that file."""
     rows = []
     for comp in manifest.components.values():
+        users = [manifest.images[n] for n in manifest.users_of(comp.name)] or [
+            manifest.images[n] for n in manifest.users_of(comp.get("alternative_to") or "")]
+        names = ", ".join(img.name for img in users) if manifest.users_of(comp.name) else \
+            f"alternative to `{comp.get('alternative_to')}`"
+        against = _checked_against(users)
+        for url, why in (comp.get("differs") or {}).items():
+            rows.append([f"`{comp.name}` {comp.summary}", names, "differs from upstream", why, _file_link(url)])
         for dist, why in (comp.get("overrides") or {}).items():
-            rows.append([f"`{comp.name}` {comp.summary}", f"overrides what `{dist}` requires", why])
-        for key, what in (("deviates", "cpu stand-in deviates from the NPU images"),
-                          ("external", "not resolved by the lock here")):
-            if comp.get(key):
-                rows.append([f"`{comp.name}` {comp.summary}", what, comp.get(key)])
-        for platform, build in (comp.get("builds") or {}).items():
-            if build.get("external"):
-                rows.append([f"`{comp.name}` {comp.version_for(platform)} ({platform})", "not resolved by the lock "
-                             "here", build["external"]])
+            rows.append([f"`{comp.name}` {comp.summary}", names, f"overrides what `{dist}` requires", why, against])
         for dist, why in (comp.get("without") or {}).items():
-            rows.append([f"`{comp.name}` without `{dist}`", "left out of what it pulls in", why])
-    return tables.markdown(["pin", "deviation", "why"], rows)
+            rows.append([f"`{comp.name}` without `{dist}`", names, "left out of what it pulls in", why, against])
+        if comp.get("deviates"):
+            rows.append([f"`{comp.name}` {comp.summary}", names, "cpu stand-in deviates from the NPU images",
+                         comp.get("deviates"), "the NPU images' pin (rule `cpu-shares-npu-releases`)"])
+    omitted: dict = {}
+    for img in manifest.images.values():
+        for dist, why in img.omits.items():
+            omitted.setdefault((dist, why), []).append(img)
+    for (dist, why), images in omitted.items():
+        rows.append([f"`{dist}`", ", ".join(img.name for img in images), "upstream installs it, the image does not",
+                     why, _checked_against(images)])
+    return tables.markdown(["pin", "images", "deviation", "why", "checked against"], rows)
+
+
+def _checked_against(images) -> str:
+    files = list(dict.fromkeys(img.upstream for img in images if img.upstream))
+    return ", ".join(_file_link(url) for url in files) or "(cpu stand-in: no upstream file)"
 
 
 def _externals(manifest, locks) -> str:

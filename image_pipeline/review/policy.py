@@ -7,7 +7,7 @@ from __future__ import annotations
 
 # the words about a pin: changing only these changes nothing a build installs or resolves
 # (whose requirement `overrides` wins over is checked against the locks on every load)
-WORDS = ("reason", "issue", "overrides")
+WORDS = ("reason", "issue", "overrides", "differs")
 
 
 def changed_pins(base_manifest, manifest) -> list:
@@ -22,8 +22,11 @@ def changed_pins(base_manifest, manifest) -> list:
 
 
 def _pin(comp) -> dict:
-    """What a pin is: its spec without the words about it."""
-    return {k: v for k, v in comp.spec.items() if k not in WORDS}
+    """What a pin is: its spec without the words about it (a `without` by the distributions it leaves out)."""
+    pin = {k: v for k, v in comp.spec.items() if k not in WORDS}
+    if "without" in pin:
+        pin["without"] = sorted(pin["without"])
+    return pin
 
 
 def problems(base_manifest, manifest) -> list:
