@@ -51,9 +51,12 @@ def test_any_line_break_anywhere_is_refused(before, breaker, after):
 
 def test_the_manifests_own_text_is_one_line():
     for comp in M.components.values():
-        for key in ("reason", "external", "overrides", "deviates"):
+        for key in ("reason", "external", "deviates"):
             if comp.get(key):
                 grammar.one_line(comp.get(key))
+        for key in ("overrides", "differs", "without"):
+            for why in (comp.get(key) or {}).values():
+                grammar.one_line(why)
 
 
 # ---------------------------------------------------------------- argv values
