@@ -270,14 +270,15 @@ def _registries(parser, required=True):
 @command("merge", "CI step after both stages of every platform: check their records (a passed build and device "
                   "stage for the same digest, or a waiver), then content tags, one image index per registry and the "
                   "moving tags",
-         lambda p: (image_arg(p, optional=True), _registries(p),
-                    p.add_argument("records", nargs="+", type=Path,
-                                   help=f"stage records ({STAGE_RECORDS}/<image>@<arch>-<stage>.json)")))
+         lambda p: (image_arg(p), _registries(p),
+                    p.add_argument("--records", type=Path, default=Path(STAGE_RECORDS),
+                                   help="directory of the stage records, <image>@<arch>-<stage>.json (default: "
+                                        f"{STAGE_RECORDS})")))
 def _merge(inv, args):
     from ..publish import stages
 
     image = inv.image(args.image)
-    stages.merge_stages(inv.manifest, image, args.registry, stages.read_records(args.records))
+    stages.merge_stages(inv.manifest, image, args.registry, stages.read_records(stages.records_of(args.records, image)))
     return 0
 
 

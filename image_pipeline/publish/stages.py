@@ -35,6 +35,11 @@ def record_path(directory: Path, image_name: str, platform: str, stage: str) -> 
     return directory / f"{image_name}@{arch_of(platform)}-{stage}.json"
 
 
+def records_of(directory: Path, image) -> list:
+    """The stage records of one image in a directory (those of other images are not read)."""
+    return sorted(directory.glob(f"{image.name}@*.json"))
+
+
 def cache_reference(manifest, image, platform: str, target: str) -> str:
     """The registry cache of an image and platform: the last candidate a build stage wrote the cache from
     (BuildKit inline cache), which a fresh runner's build reads with --cache-from."""
