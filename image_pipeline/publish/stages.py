@@ -165,8 +165,9 @@ def gate(manifest, image, records: list, registries: list) -> dict:
 def _passed(record: dict, image, where: str) -> None:
     stage = record["stage"]
     if not record["passed"]:
-        raise UserError(f"{where}: the {stage} stage failed on {record['image_id'][:19]} "
-                        f"({record['reason'] or 'no reason recorded'}): nothing is promoted")
+        on = next(iter(record["digests"].values()), record["image_id"])  # a failed build pushed nothing
+        raise UserError(f"{where}: the {stage} stage failed on {on} ({record['reason'] or 'no reason recorded'}): "
+                        f"nothing is promoted")
     want = smoke_stages.checks_of(image, stage)
     bad = [f"{name} {record['results'].get(name, 'missing')}" for name in want
            if record["results"].get(name) not in ("PASS", "MEASURED")]
