@@ -147,6 +147,30 @@ def test_the_stages_split_the_suite_by_device_and_together_run_all_of_it():
         assert device and all(by_name[n].device for n in device)
 
 
+
+def test_the_label_says_what_pins_yaml_says_about_each_platforms_device_checks():
+    from image_pipeline.build import pipeline
+
+    waived, tested = sorted(NPU.waivers)[0], next(p for p in NPU.platforms if p not in NPU.waivers)
+    assert pipeline.device_checks_label(NPU, waived) == f"not run on {waived}: {NPU.waivers[waived]}"
+    assert pipeline.device_checks_label(NPU, tested).startswith(f"required on {tested} (device runner {NPU.runner.name})")
+    labels = pipeline.oci_labels(M, NPU, waived, REPO, "d" * 64, IMAGE_ID, "{}")
+    assert labels[pipeline.DEVICE_CHECKS_LABEL] == pipeline.device_checks_label(NPU, waived)
+
+
+def test_a_stage_run_that_ran_other_checks_than_its_own_does_not_pass(tmp_path):
+    """--only selects by prefix: a check of the other stage whose name extends one of these would ride along."""
+    from image_pipeline.smoke.runner import SmokeRun
+
+    device = smoke_stages.checks_of(CPU, "device")
+    run = SmokeRun("cpu", "ref", tmp_path, exit_code=0, passed=True,
+                   results=[{"name": n, "status": "PASS"} for n in device + ["conformance.extra"]])
+    smoke_stages.judge(run, CPU, "device")
+    assert not run.passed and "conformance.extra" in run.reason
+    exact = SmokeRun("cpu", "ref", tmp_path, exit_code=0, passed=True, results=[{"name": n, "status": "PASS"} for n in device])
+    smoke_stages.judge(exact, CPU, "device")
+    assert exact.passed
+
 # ---------------------------------------------------------------- the flow for real (Docker, two registries)
 
 SIM_REPOSITORY = "verl-ascend-stages"  # tags no other build moves, so "no promoted tag moved" is exact
