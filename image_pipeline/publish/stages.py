@@ -3,9 +3,9 @@
 build stage  (`build.py image NAME --stage build`, on the hosted runner of the platform's architecture):
     base, wheelhouse, the BuildKit candidate (fed by the registry cache), the device-free checks in it;
     when they pass, the candidate is pushed by digest under its candidate tag only, to every registry.
-device stage (`build.py smoke NAME --stage device --digest D`, on the runner pins.yaml names for the
+device stage (`build.py smoke NAME --registry R --digest D`, on the runner pins.yaml names for the
     image's device and platform): that digest pulled, the device checks run in it.
-merge        (`build.py merge NAME RECORDS...`): for every platform the image publishes, a passed build
+merge        (`build.py merge NAME --registry ... --records DIR`): for every platform the image publishes, a passed build
     record and a passed device record for the same digest, or pins.yaml's waiver of the device stage
     for that platform with a candidate labelled so; only then content tags, the index, the moving tags.
 
@@ -40,10 +40,14 @@ def records_of(directory: Path, image) -> list:
     return sorted(directory.glob(f"{image.name}@*.json"))
 
 
+def cache_tag(image, platform: str) -> str:
+    return f"{image.name}-{arch_of(platform)}-cache"
+
+
 def cache_reference(manifest, image, platform: str, target: str) -> str:
     """The registry cache of an image and platform: the last candidate a build stage wrote the cache from
     (BuildKit inline cache), which a fresh runner's build reads with --cache-from."""
-    return f"{target}/{manifest.repository}:{image.name}-{arch_of(platform)}-cache"
+    return f"{target}/{manifest.repository}:{cache_tag(image, platform)}"
 
 
 def _record(image, platform: str, stage: str, content_hash: str, image_id: str, outcome, digests=None) -> dict:
@@ -74,8 +78,7 @@ def build_stage(api, manifest, image, platform: str, root: Path, profile, regist
             digests = {target: push_image(api, built, prepared.tags.candidate, target, log) for target in targets}
             if write_cache:
                 for target, digest in digests.items():
-                    copy_tag(target, manifest.repository, digest, cache_reference(manifest, image, platform,
-                                                                                  target).rsplit(":", 1)[1], log)
+                    copy_tag(target, manifest.repository, digest, cache_tag(image, platform), log)
         else:
             log(f"build stage FAILED for {prepared.tags.candidate} ({outcome.reason}): nothing was pushed")
         return _record(image, platform, "build", prepared.digest, built, outcome, digests)
