@@ -3,25 +3,29 @@
 build:  the checks that need no device (`"device": false` in smoke_tests/checks.json), run on the
         hosted runner that built the candidate;
 device: the checks that need the image's device, run on the runner pins.yaml names for it.
-Both come from the suite's own table and selection (smoke_tests/plan.py, the very code the suite
-runs inside the image), so a check added to checks.json lands in its stage without a change here.
+Both come from the suite's own table, read here as the suite reads it inside the image (a check
+applies to the image's device and stack roles; optional ones run only when asked for), so a check
+added to checks.json lands in its stage without a change here.
 """
 
 from __future__ import annotations
 
+import json
+
 from ..errors import UserError
+from .runner import CHECKS_FILE
 
 STAGES = ("build", "device")
 
 
 def checks_of(image, stage: str) -> list:
     """Names of the checks the stage runs for the image, in run order (optional checks left out)."""
-    from smoke_tests.plan import load_checks, select
-
     if stage not in STAGES:
         raise UserError(f"unknown stage {stage!r} (stages: {', '.join(STAGES)})", key="--stage")
-    chosen = select(load_checks(), image.device, "", extended=False, roles=tuple(image.stack))
-    return [check.name for check in chosen if check.device == (stage == "device")]
+    roles = set(image.stack)
+    return [check["name"] for check in json.loads(CHECKS_FILE.read_text())["checks"]
+            if image.device in check.get("devices", ("cpu", "npu")) and set(check.get("roles", ())) <= roles
+            and not check.get("optional") and check["device"] == (stage == "device")]
 
 
 def only_for(image, stage: str) -> str:
