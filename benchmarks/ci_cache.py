@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The registry layer cache across CI runners: a transformers bump built on a fresh engine, cold vs cache-fed.
 
-    python benchmarks/ci_cache.py [COMPONENT]      (default: transformers)
+    python benchmarks/ci_cache.py [COMPONENT] [--ours-only]      (default: transformers)
 
 What CI's build stage does on a fresh hosted runner. On this engine (standing in for main's last build
 stage): the current cpu image, pushed with its BuildKit inline cache to a loopback registry (Debian's
@@ -10,8 +10,9 @@ the bump in a scratch copy (`build.py bump`, re-locked against PyPI), built for 
 engine: a second dockerd started here with its own --data-root, --exec-root and socket, holding nothing
 but the base image (loaded, as a runner pulls it). Cold: no cache. Cache-fed: --cache-from the registry
 cache, as the build stage reads it. The hand-written Dockerfile (benchmarks/handwritten.py, same
-releases) gets the same two builds with the same BuildKit inline cache. Both wheelhouses are on the host
-for every row (a fresh runner downloads its wheelhouse in either case). Needs root, the engine, PyPI.
+releases) gets the same two builds with the same BuildKit inline cache, unless --ours-only. The wheelhouse
+is on the host for every row (a fresh runner downloads it in either case); each row's seconds include
+build.py's wheelhouse check and context assembly. Needs root, the engine, PyPI.
 """
 
 from __future__ import annotations
@@ -136,7 +137,9 @@ def measure(name, build, cache_config, tmp: Path, base_reference: str, cache_fro
 
 
 def main():
-    component = sys.argv[1] if len(sys.argv) > 1 else "transformers"
+    args = [a for a in sys.argv[1:] if not a.startswith("--")]
+    component = args[0] if args else "transformers"
+    with_hand = "--ours-only" not in sys.argv
     api = engine.client()
     platform = engine.host_platform()
     current = load_manifest(REPO / "pins.yaml")
@@ -154,17 +157,21 @@ def main():
             # main's last build stage: the current image with its inline cache, pushed under the cache tag
             ours_before = current_image(api, platform)
             publish.push_image(api, ours_before, ours_cache.removeprefix(f"{target}/"), target, **QUIET)
-            build_hand(api, hand_context(REPO, platform, tmp / "hand-before"), platform, "bench-ci-cache:hand-before")
-            publish.push_image(api, engine.image_id(api, "bench-ci-cache:hand-before"),
-                               hand_cache.removeprefix(f"{target}/"), target, **QUIET)
+            if with_hand:
+                build_hand(api, hand_context(REPO, platform, tmp / "hand-before"), platform,
+                           "bench-ci-cache:hand-before")
+                publish.push_image(api, engine.image_id(api, "bench-ci-cache:hand-before"),
+                                   hand_cache.removeprefix(f"{target}/"), target, **QUIET)
             configs = {ref: registry.Registry(target).image_config(*ref.removeprefix(f"{target}/").split(":"))[1]
-                       for ref in (ours_cache, hand_cache)}
+                       for ref in ((ours_cache, hand_cache) if with_hand else (ours_cache,))}
             root, change = bumped_copy(component, tmp)
-            bumped_hand = hand_context(root, platform, tmp / "hand-after")
+            bumped_hand = hand_context(root, platform, tmp / "hand-after") if with_hand else None
             for label, cache_from in (("cold (empty engine)", ()), ("cache-fed (--cache-from the registry)", True)):
                 result = measure(f"ours-{len(rows)}", lambda a, c: build_ours(a, root, platform, c), configs[ours_cache],
                                  tmp, base_reference, (ours_cache,) if cache_from else ())
                 rows.append(("build.py (tiers)", label, result))
+                if not with_hand:
+                    continue
                 result = measure(f"hand-{len(rows)}", lambda a, c: build_hand(a, bumped_hand, platform, "bench:hand", c),
                                  configs[hand_cache], tmp, base_reference, (hand_cache,) if cache_from else ())
                 rows.append(("hand-written", label, result))

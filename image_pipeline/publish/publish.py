@@ -7,8 +7,8 @@
    stored first by its own digest.
 4. Only then move the tags (<name>, the human tag) to that index, registry by registry.
 A failure in 1-3 moves no tag anywhere: the previous index stays what users pull.
-CI runs 1-2 in each per-architecture job (`build.py push`, digests saved as an artifact) and
-3-4 in one job after all of them passed (`build.py merge`); `build.py publish` does all four.
+`build.py publish` does all four on one host. CI pushes candidates in its build stage and runs 3-4 in
+`build.py merge` once both stages of every platform passed (stages.py), with content tags added.
 """
 
 from __future__ import annotations
