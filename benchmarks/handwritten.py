@@ -3,6 +3,7 @@ rendered from pins.yaml (same releases as the image build.py makes), built with 
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import sys
@@ -41,10 +42,16 @@ def context(manifest, image, platform: str, torch_wheel: Path, target: Path) -> 
     return target
 
 
-def build(directory: Path, tag: str, platform: str, no_cache: bool) -> None:
+def build(directory: Path, tag: str, platform: str, no_cache: bool, buildkit=False, cache_from=()) -> None:
+    """The legacy builder, or BuildKit with its inline cache (written, and read from `cache_from`) as a CI
+    workflow would use it; on the engine DOCKER_HOST names, if set."""
     cmd = ["docker", "build", "--network", "host", "--platform", platform, "-t", tag, str(directory)]
     if no_cache:
         cmd.insert(2, "--no-cache")
-    result = subprocess.run(cmd, capture_output=True, text=True, env={"DOCKER_BUILDKIT": "0", "PATH": "/usr/bin:/bin"})
+    if buildkit:
+        cmd[2:2] = ["--build-arg", "BUILDKIT_INLINE_CACHE=1", *(arg for ref in cache_from for arg in ("--cache-from", ref))]
+    env = {"DOCKER_BUILDKIT": "1" if buildkit else "0", "PATH": "/usr/bin:/bin"}
+    env.update({key: os.environ[key] for key in ("DOCKER_HOST",) if key in os.environ})
+    result = subprocess.run(cmd, capture_output=True, text=True, env=env)
     if result.returncode:
         raise SystemExit(f"hand-written build failed:\n{result.stdout[-3000:]}\n{result.stderr[-2000:]}")

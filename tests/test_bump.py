@@ -126,15 +126,49 @@ def test_affected_counts_an_unrendered_pin_change_per_platform(repo):
         f"{name} {platform}" for name in M.users_of("mindspeed") for platform in M.images[name].platforms)
 
 
-def test_matrix_gives_each_image_and_platform_its_runner(repo):
+def _pins_runners():
+    """The runners table as written in pins.yaml (raw YAML, not through the model under test)."""
+    from ruamel.yaml import YAML
+
+    return YAML(typ="safe").load((REPO / "pins.yaml").read_text())["runners"]
+
+
+def test_matrix_builds_npu_images_on_hosted_runners_and_runs_device_jobs_only_on_named_device_runners(repo):
     mindspeed = M.components["mindspeed"]
     edit(repo / "pins.yaml", f"commit: {mindspeed.get('commit')}", "commit: " + "ab" * 20)
-    matrix = json.loads(run_build("matrix", "--base", "HEAD", "--json", root=repo).stdout)
-    for job in matrix["include"]:
+    jobs = json.loads(run_build("matrix", "--base", "HEAD", "--json", root=repo).stdout)["include"]
+    runners, raw_images = _pins_runners(), M.users_of("mindspeed")
+    assert raw_images and all(M.images[name].device == "npu" for name in raw_images)
+    device_labels = {tuple(labels) for runner in runners["device"].values() if runner["device"] == "npu"
+                     for labels in runner["runs_on"].values()}
+    for job in jobs:
         image = M.images[job["image"]]
-        assert job["runs_on"] == image.runner.runs_on[job["platform"]] and job["device"] == "npu"
-    assert len(matrix["include"]) == sum(len(M.images[n].platforms) for n in M.users_of("mindspeed"))
-    assert {job["image"] for job in matrix["include"]} == set(M.users_of("mindspeed"))
+        if job["stage"] == "build":  # a hosted runner of the platform's architecture, never an Ascend one
+            assert job["runs_on"] == runners["build"][job["platform"]]
+            assert tuple(job["runs_on"]) not in device_labels
+        else:
+            assert job["stage"] == "device" and job["runner"] == image.runner.name
+            assert job["runs_on"] == runners["device"][image.runner.name]["runs_on"][job["platform"]]
+    keys = sorted((j["image"], j["platform"], j["stage"]) for j in jobs)
+    assert len(keys) == len(set(keys))  # one job per (image, platform, stage)
+    assert sorted((i, p) for i, p, s in keys if s == "build") == sorted(
+        (name, p) for name in raw_images for p in M.images[name].platforms)
+    # device jobs exactly where pins.yaml names a device runner: none on amd64, where no x86 Ascend runner exists
+    assert sorted((i, p) for i, p, s in keys if s == "device") == sorted(
+        (name, p) for name in raw_images for p in M.images[name].platforms
+        if p in runners["device"][M.images[name].runner.name]["runs_on"])
+    assert not [k for k in keys if k[1] == "linux/amd64" and k[2] == "device"]
+
+
+def test_matrix_builds_every_platform_of_an_image_affected_on_one(repo):
+    """The merge publishes all platforms of an image together, so a change to one platform's lock still
+    runs both stages of the others (the unchanged ones build from the cache)."""
+    lock = repo / "images/cpu/pylock.linux-amd64.toml"
+    lock.write_text(lock.read_text() + "\n")
+    assert run_build("affected", "--base", "HEAD", root=repo).stdout.split()[:2] == ["cpu", "linux/amd64:"]
+    jobs = json.loads(run_build("matrix", "--base", "HEAD", "--json", root=repo).stdout)["include"]
+    assert sorted((j["platform"], j["stage"]) for j in jobs) == sorted(
+        (p, s) for p in M.default_image.platforms for s in ("build", "device"))
 
 
 # ---------------------------------------------------------------- bumps that re-lock (network)
@@ -217,7 +251,31 @@ def test_pr_body_a_reviewer_can_act_on(repo, tmp_path):
     assert "- [x] `torch-npu-matches-torch`" in body
     assert "| `cpu` | linux/amd64 | hosted-cpu |" in body
     assert "- `cpu` linux/amd64: pass, 2 PASS, loss 6.940 -> 0.640" in body and "collective 0.85 GB/s" in body
-    assert "- [ ] `cpu` linux/arm64: build and smoke-test on `hosted-cpu`" in body
+    assert "- [ ] `cpu` linux/arm64: build stage on " in body and "- [ ] `cpu` linux/arm64: device stage on " in body
+
+
+def _stage_run(artifacts, image, platform, stage, results, stamp):
+    run = artifacts / image / f"20261202T00000{stamp}Z-1"
+    run.mkdir(parents=True)
+    (run / "run.json").write_text(json.dumps({"platform": platform, "stage": stage}))
+    (run / "results.json").write_text(json.dumps([{"name": n, "status": s} for n, s in results.items()]))
+
+
+def test_pr_body_shows_each_stage_what_is_owed_and_where_device_checks_are_waived(repo, tmp_path):
+    edit(repo / "smoke_tests/train.py", "LR = ", "LR  = ")  # every image affected, no network needed
+    artifacts = tmp_path / "artifacts"
+    _stage_run(artifacts, "cpu", "linux/amd64", "build", {"conformance.versions": "PASS"}, 1)
+    _stage_run(artifacts, "cpu", "linux/amd64", "device", {"train": "PASS", "sync.mooncake": "FAIL"}, 2)
+    body = run_build("pr-body", "--base", "HEAD", "--artifacts", str(artifacts), root=repo, check=True).stdout
+    assert "- `cpu` linux/amd64 build stage: pass, 1 PASS" in body
+    assert "- `cpu` linux/amd64 device stage: FAIL (sync.mooncake), 1 FAIL, 1 PASS" in body
+    npu = next(img for img in M.images.values() if img.waivers)
+    waived, tested = sorted(npu.waivers)[0], next(p for p in npu.platforms if p not in npu.waivers)
+    assert (f"- `{npu.name}` {waived}: **device checks did not run on {waived.split('/')[1]}** "
+            f"(waived in pins.yaml: {npu.waivers[waived]})") in body
+    assert f"- [ ] `{npu.name}` {waived}: device stage" not in body  # no runner to owe it on
+    assert f"- [ ] `{npu.name}` {tested}: device stage on `{npu.runner.name}`" in body
+    assert f"| `{npu.name}` | {waived} | waived |" in body
 
 
 @pytest.mark.network
@@ -335,6 +393,17 @@ def test_validate_runs_the_pin_policy_against_head(repo):
     assert result.returncode == 2 and "components.transformers: reason is unchanged since the base" in result.stderr
     assert "(and 1 more: build.py lint-pins)" in result.stderr, result.stderr  # the unchanged issue
     assert run_in_process("validate", "--base", "HEAD~5", root=repo).returncode == 2  # no such ref: refused
+
+
+def test_validate_says_the_policy_did_not_run_when_the_base_is_another_schema(repo):
+    """A commit that changes the schema cannot compare pin by pin with its base: validate says so instead of
+    refusing every pin as new (lint-pins in CI still checks every pin against such a base)."""
+    edit(repo / "pins.yaml", f"schema: {M.doc.data['schema']}\n", "schema: 1\n")
+    _git(repo, "-c", "user.email=t@t", "-c", "user.name=t", "commit", "-qam", "a base of another schema")
+    edit(repo / "pins.yaml", "schema: 1\n", f"schema: {M.doc.data['schema']}\n")
+    result = run_in_process("validate", root=repo)
+    assert result.returncode == 0, result.stderr
+    assert "pin policy not run: pins.yaml of HEAD does not load with this schema" in result.stdout
 
 
 def test_the_pr_body_compares_the_loss_with_the_baseline_of_the_runs_architecture(tmp_path):

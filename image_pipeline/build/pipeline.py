@@ -34,6 +34,7 @@ from . import base, context, engine, inputs, wheelhouse
 
 CONTENT_LABEL = "org.verl.image.content-hash"
 PLATFORM_LABEL = "org.verl.image.platform"
+DEVICE_CHECKS_LABEL = "org.verl.image.device-checks"
 
 
 class Prepared(NamedTuple):
@@ -177,8 +178,17 @@ def oci_labels(manifest, image, platform, root: Path, digest: str, base_id: str,
         "org.opencontainers.image.base.digest": base_id,
         CONTENT_LABEL: digest,
         PLATFORM_LABEL: platform,
+        DEVICE_CHECKS_LABEL: device_checks_label(image, platform),
         "org.verl.image.pins": json.dumps(json.loads(pins_json), sort_keys=True, separators=(",", ":")),
     }
+
+
+def device_checks_label(image, platform: str) -> str:
+    """What pins.yaml says about the device checks of this platform: required before promotion, or
+    waived (CI's merge refuses a candidate whose label says otherwise)."""
+    if platform in image.waivers:
+        return f"not run on {platform}: {image.waivers[platform]}"
+    return f"required on {platform} (device runner {image.runner.name}) before promotion"
 
 
 def git_revision(root: Path) -> str:

@@ -24,12 +24,17 @@ def _validate(inv, args):
     manifest = inv.manifest
     check.check_pins(manifest, inv.root)
     if args.base or affected.is_work_tree(inv.root):
-        base = affected.manifest_at(inv.root, args.base or "HEAD")
-        found = policy.problems(base, manifest)
-        if found:
-            raise UserError(found[0] + (f" (and {len(found) - 1} more: build.py lint-pins)" if len(found) > 1 else ""))
-        policy_note = f"pin policy against {args.base or 'HEAD'}" + (
-            "" if base else ", whose pins.yaml does not load (another schema): every pin checked as new")
+        ref = args.base or "HEAD"
+        base = affected.manifest_at(inv.root, ref)
+        if base is None:
+            policy_note = f"pin policy not run: pins.yaml of {ref} does not load with this schema (lint-pins --base " \
+                          f"{ref} checks every pin as new)"
+        else:
+            found = policy.problems(base, manifest)
+            if found:
+                raise UserError(found[0] + (f" (and {len(found) - 1} more: build.py lint-pins)" if len(found) > 1
+                                            else ""))
+            policy_note = f"pin policy against {ref}"
     else:
         policy_note = "pin policy not run: no git work tree here (pass --base)"
     print(f"{inv.pins.name}: ok ({len(manifest.components)} components, {len(manifest.images)} images; {policy_note})")

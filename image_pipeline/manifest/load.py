@@ -41,7 +41,8 @@ def build_manifest(doc: Document, *, check_rules: bool = True) -> Manifest:
         path=doc.path, doc=doc, repository=data["repository"],
         indexes={n: Index(n, b["url"], b["reason"]) for n, b in data["indexes"].items()},
         tiers=tiers,
-        runners={n: Runner(n, b["device"], b["runs_on"]) for n, b in data["runners"].items()},
+        build_runners=dict(data["runners"]["build"]),
+        runners={n: Runner(n, b["device"], b["runs_on"]) for n, b in data["runners"]["device"].items()},
         registries={n: Registry(n, b["url"], b["reason"]) for n, b in (data.get("registries") or {}).items()},
         components=components,
         patches=_patches(doc, data.get("patches") or {}),
@@ -225,7 +226,8 @@ def _image(manifest, name, keypath, merged, origins, combo) -> Image:
     apt = merged.get("apt") or {}
     return Image(
         name=name, keypath=keypath, device=merged["device"], base=base, python=merged["python"],
-        platforms=tuple(merged["platforms"]), runner=runner, soc_version=merged.get("soc_version", ""),
+        platforms=tuple(merged["platforms"]), runner=runner, waivers=dict(merged.get("device_checks_waived") or {}),
+        soc_version=merged.get("soc_version", ""),
         tag_format=merged["tag"], default=merged.get("default", False), stack=stack, only=only, constraints=constraints,
         test_tools=test_tools,
         tiers=manifest.tiers,

@@ -60,9 +60,10 @@ class Tier:
 
 @dataclass(frozen=True)
 class Runner:
+    """A runner kind holding a device: where a candidate's device checks run."""
     name: str
     device: str
-    runs_on: dict  # platform -> [labels]
+    runs_on: dict  # platform -> [labels]; a platform left out has no such runner
 
 
 @dataclass(frozen=True)
@@ -239,6 +240,7 @@ class Image:
     python: str
     platforms: tuple
     runner: Runner
+    waivers: dict  # platform -> why it is published without device checks
     soc_version: str
     tag_format: str
     default: bool
@@ -270,6 +272,10 @@ class Image:
                 for comp in self.stack.get(role, ()):
                     out.append((tier, role, comp))
         return out
+
+    def device_runs_on(self, platform: str) -> list | None:
+        """Labels of the runner that runs the device checks for this platform (None: there is none)."""
+        return self.runner.runs_on.get(platform)
 
     def on(self, platform: str) -> "Image":
         """The image as built for one platform: components meant for another platform left out."""
@@ -361,7 +367,8 @@ class Manifest:
     repository: str
     indexes: dict
     tiers: tuple
-    runners: dict
+    build_runners: dict  # platform -> runs-on labels of the hosted runner that builds every image
+    runners: dict  # name -> Runner holding a device
     registries: dict
     components: dict
     patches: dict

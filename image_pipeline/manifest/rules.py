@@ -109,19 +109,37 @@ def _roles(manifest):
                     yield img.where(("stack", role)), f"{comp.name!r} is a base image, not an installable component"
 
 
-@rule("soc", "npu images name their SoC, cpu images do not; the runner fits the device and every platform")
+@rule("soc", "npu images name their SoC, cpu images do not")
 def _soc(manifest):
     for img in manifest.images.values():
         if img.device == "npu" and not img.soc_version:
             yield img.keypath, f"npu image {img.name!r} needs soc_version"
         if img.device == "cpu" and img.soc_version:
             yield img.where(("soc_version",)), f"cpu image {img.name!r} must not set soc_version"
+
+
+@rule("runners", "every platform of an image has a hosted build runner, and a device runner of the image's device or "
+                 "a waiver saying why its device checks cannot run; a waiver only where no device runner exists")
+def _runners(manifest):
+    for img in manifest.images.values():
         if img.runner.device != img.device:
-            yield img.where(("runner",)), f"runner {img.runner.name!r} runs {img.runner.device} images, not {img.name!r}"
+            yield img.where(("runner",)), (f"device runner {img.runner.name!r} holds a {img.runner.device}, not the "
+                                           f"{img.device} of {img.name!r}")
         for platform in img.platforms:
-            if platform not in img.runner.runs_on:
-                yield img.where(("runner",)), (f"runner {img.runner.name!r} has no runs_on for {platform}, "
-                                               f"a platform of {img.name!r}")
+            if platform not in manifest.build_runners:
+                yield ("runners", "build"), f"no build runner for {platform}, a platform of {img.name!r}"
+            has_runner, waived = img.device_runs_on(platform) is not None, platform in img.waivers
+            if not has_runner and not waived:
+                yield img.where(("runner",)), (f"device runner {img.runner.name!r} has no runs_on for {platform}, a "
+                                               f"platform of {img.name!r}: add one, or device_checks_waived: "
+                                               f"{{{platform}: why}} to publish it without device checks")
+            if has_runner and waived:
+                yield img.where(("device_checks_waived", platform)), (
+                    f"device runner {img.runner.name!r} runs {img.name!r}'s device checks on {platform}: "
+                    f"remove the waiver")
+        for platform in img.waivers:
+            if platform not in img.platforms:
+                yield img.where(("device_checks_waived", platform)), f"{platform} is not a platform of {img.name!r}"
 
 
 @rule("torch-npu-matches-torch", "torch_npu and torch share major.minor")

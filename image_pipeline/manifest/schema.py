@@ -84,6 +84,8 @@ def describe(error) -> tuple:
         return _describe_name(error)
     if error.validator == "minProperties":
         return keypath, "must be a non-empty mapping"
+    if error.validator == "minLength":
+        return keypath, "must not be empty"
     if error.validator == "minItems":
         return keypath, "must list at least one item"
     if error.validator == "uniqueItems":

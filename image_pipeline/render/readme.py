@@ -64,10 +64,16 @@ def _images(manifest) -> str:
                           for c in img.stack["torch"])
         rows.append([f"`{img.name}`" + (" (default)" if img.default else ""), img.device, img.soc_version or "-",
                      f"`{img.base.reference}`", img.python, torch, ", ".join(img.platforms),
-                     img.runner.name, f"`{manifest.repository}:{img.human_tag}`",
+                     _device_checks(img), f"`{manifest.repository}:{img.human_tag}`",
                      f"[Dockerfile](images/{img.name}/Dockerfile)"])
-    return tables.markdown(["image", "device", "SoC", "base", "python", "torch", "platforms", "CI runner", "tag",
-                            "file"], rows)
+    return tables.markdown(["image", "device", "SoC", "base", "python", "torch", "platforms", "device checks (CI)",
+                            "tag", "file"], rows)
+
+
+def _device_checks(img) -> str:
+    """Where each platform's device checks run: the device runner, or waived (the reason is in pins.yaml)."""
+    return ", ".join(f"{platform.split('/')[1]}: " + (f"`{img.runner.name}`" if img.device_runs_on(platform)
+                                                       else "waived") for platform in img.platforms)
 
 
 def _pins(manifest) -> str:

@@ -121,7 +121,7 @@ def run(api, image: str, reference: str, *, artifacts: Path, platform: str | Non
         faults=(), extended=False, env=None, pins: Path | None = None, bypass_entrypoint=False,
         log_wait_cap: float = LOG_WAIT_CAP_S, log_wait_poll: float = LOG_WAIT_POLL_S,
         timeout: float = RUN_TIMEOUT_S, npu: NpuPassthrough | None = None, echo=True, cpus: float | None = None,
-        extra_volumes: dict | None = None) -> SmokeRun:
+        extra_volumes: dict | None = None, stage: str = "") -> SmokeRun:
     """Run `python -m smoke_tests` in a container of `reference`; never raises for a failing suite."""
     validate(only, faults)
     if platform and platform != engine.host_platform():
@@ -131,7 +131,8 @@ def run(api, image: str, reference: str, *, artifacts: Path, platform: str | Non
     outcome = SmokeRun(image, reference, run_dir(image, artifacts))
     outcome.directory.chmod(0o777)
     (outcome.directory / "run.json").write_text(json.dumps({"image": image, "reference": reference,
-                                                            "platform": platform or "", "faults": list(faults)}))
+                                                            "platform": platform or "", "faults": list(faults),
+                                                            "stage": stage}))
     args = ["-m", "smoke_tests", "--artifacts", "/artifacts"] + (["--only", only] if only else [])
     args += [part for fault in faults for part in ("--fault", fault)] + (["--extended"] if extended else [])
     npu = npu if npu is not None else detect_npu()
