@@ -333,18 +333,19 @@ CASES = [
     ("runners-old-flat-table", substitute("runners:\n  build:\n", "runners:\n  hosted:\n"), "runners.hosted",
      "unknown key", "hosted:"),
     ("rule-runners-platform-without-device-runner-or-waiver",
-     substitute("      backend: [vllm]\n" + at("images", "npu-{soc}", "device_checks_waived")
-                + at("images", "npu-{soc}", "device_checks_waived", "linux/amd64"), "      backend: [vllm]\n"),
+     substitute(at("axes", "device", "npu", "device_checks_waived")
+                + at("axes", "device", "npu", "device_checks_waived", "linux/amd64"), ""),
      "axes.soc.a2.runner", "has no runs_on for linux/amd64", "runner: ascend-a2"),
-    ("rule-runners-waiver-where-a-runner-exists", insert_after(("images", "npu-{soc}", "device_checks_waived",
-                                                                "linux/amd64"), "      linux/arm64: no reason\n"),
-     "images.npu-{soc}.device_checks_waived.linux/arm64", "remove the waiver", "linux/arm64: no reason"),
+    ("rule-runners-waiver-where-a-runner-exists", insert_after(("axes", "device", "npu",
+                                                                "device_checks_waived", "linux/amd64"),
+                                                               "        linux/arm64: no reason\n"),
+     "axes.device.npu.device_checks_waived.linux/arm64", "remove the waiver", "linux/arm64: no reason"),
     ("rule-runners-no-build-runner", delete(("runners", "build", "linux/arm64")), "runners.build",
      "no build runner for linux/arm64", "build:"),
     ("rule-runners-device-mismatch", set_value(("images", "cpu", "runner"), "ascend-a2"), "images.cpu.runner",
      "holds a npu, not the cpu", "runner: ascend-a2"),
-    ("waiver-without-reason", set_value(("images", "npu-{soc}", "device_checks_waived", "linux/amd64"), '""'),
-     "images.npu-{soc}.device_checks_waived.linux/amd64", "must not be empty", "linux/amd64:"),
+    ("waiver-without-reason", set_value(("axes", "device", "npu", "device_checks_waived", "linux/amd64"), '""'),
+     "axes.device.npu.device_checks_waived.linux/amd64", "must not be empty", "linux/amd64:"),
 ]
 
 
