@@ -33,8 +33,16 @@ def _image_cmd_args(parser):
     parser.add_argument("--force", action="store_true", help="build and smoke-test even if the content tag exists")
     parser.add_argument("--cache-from", action="append", default=[],
                         help="image whose layers the build may reuse (e.g. the registry's current one)")
+    _allow_unverified_arg(parser)
     network_args(parser)
     _smoke_args(parser)
+
+
+def _allow_unverified_arg(parser):
+    parser.add_argument("--allow-unverified", action="append", default=[], metavar="NAME",
+                        help="install component NAME although the lock holds no sha256 for its file (its index "
+                             "did not answer `build.py lock`): taken as served, its sha256 in the image's labels "
+                             "and pins.json (repeatable)")
 
 
 @command("engine", "make sure a Docker Engine answers (as root: install docker.io, start dockerd) and that each "
@@ -63,11 +71,12 @@ def _base(inv, args):
 
 
 @command("wheelhouse", "download an image's locked files (and externals) for a platform, for the offline build",
-         lambda p: (image_arg(p, optional=True), platform_arg(p), network_args(p)))
+         lambda p: (image_arg(p, optional=True), platform_arg(p), _allow_unverified_arg(p), network_args(p)))
 def _wheelhouse(inv, args):
     from ..build import wheelhouse
 
-    wheelhouse.fetch(inv.manifest, inv.image(args.image), _platform(args), inv.root, profile_of(args), inv.cache)
+    wheelhouse.fetch(inv.manifest, inv.image(args.image), _platform(args), inv.root, profile_of(args), inv.cache,
+                     allowed=args.allow_unverified)
     return 0
 
 
@@ -96,7 +105,7 @@ def _image(inv, args):
     outcome = pipeline.run(api, inv.manifest, image, platform, inv.root, profile_of(args),
                            smoke_runner=_runner(api, image, args, platform), plain=plain, force=args.force,
                            alternative=alternative, mirror=args.apt_mirror, cache_from=args.cache_from,
-                           cache=inv.cache)
+                           cache=inv.cache, allow_unverified=args.allow_unverified)
     if not outcome.promoted:
         return 1
     print(f"image {image.name} ({platform}): {outcome.tags.final} ({', '.join(outcome.tags.moving)})")
