@@ -29,6 +29,7 @@ def test_labels_carry_provenance_and_the_resolved_pins(engine_client, cpu_image)
     assert json.loads(labels["org.verl.image.pins"]) == committed
     assert labels[pipeline.CONTENT_LABEL].startswith(cpu_image.tags.short_hash)
     assert labels[pipeline.PLATFORM_LABEL] == engine.host_platform()
+    assert json.loads(labels[pipeline.UNVERIFIED_LABEL]) == []  # every file of the cpu lock is hash-pinned
     assert engine_client.images.get(cpu_image.image_id).attrs["Architecture"] == cpu_image.tags.arch
 
 
