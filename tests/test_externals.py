@@ -14,7 +14,7 @@ import zipfile
 
 import pytest
 
-from image_pipeline.build import base, engine, pipeline, wheelhouse
+from image_pipeline.build import base, context, engine, pipeline, wheelhouse
 from image_pipeline.errors import UserError
 from image_pipeline.lock import artifacts, lockfile, resolve
 from image_pipeline.lock.request import build_request
@@ -192,3 +192,22 @@ def test_install_tier_refuses_an_external_whose_bytes_changed(tmp_path):
             "sha256": "0" * 64, "env": {}, "soc_env": ""}
     with pytest.raises(SystemExit, match=f"{name} has sha256 {hashlib.sha256(data).hexdigest()}, pinned 0000"):
         install_tier.install_item(tmp_path, item, "")
+
+
+@pytest.mark.parametrize("locked", [True, False], ids=["sha256-in-the-lock", "allowed-unverified"])
+def test_the_build_context_names_the_externals_file_and_the_sha256_install_tier_checks(tmp_path, locked):
+    import dataclasses
+
+    image = IMAGE.on(PLATFORM)
+    comp = image.role("triton_ascend")
+    name, data = wheel(comp.dist, comp.version_for(PLATFORM))
+    (tmp_path / name).write_bytes(data)
+    sha256 = hashlib.sha256(data).hexdigest()
+    externals = [{**x, "file": name, "sha256": sha256} if locked and x["component"] == comp.name else x
+                 for x in LOCK.externals]
+    house = wheelhouse.Wheelhouse(externals={comp.name: tmp_path / name},
+                                  unverified=[] if locked else [wheelhouse.Unverified(comp.name, name, sha256)])
+    (tmp_path / "tier" / "files").mkdir(parents=True)
+    item = context._item(image, comp, dataclasses.replace(LOCK, externals=externals), house, tmp_path / "tier")
+    assert (item["kind"], item["file"], item["sha256"]) == ("index", name, sha256)
+    assert (tmp_path / "tier" / "files" / name).read_bytes() == data

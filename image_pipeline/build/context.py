@@ -93,7 +93,7 @@ def _item(image, comp, lock, house, directory: Path):
     wheel = house.externals[comp.name]
     _link(wheel, directory / "files" / wheel.name)
     # the lock's sha256, or (--allow-unverified) that of the bytes as served: install_tier checks the file
-    sha256 = external.get("sha256") or next(u["sha256"] for u in house.unverified if u["component"] == comp.name)
+    sha256 = external.get("sha256") or next(u.sha256 for u in house.unverified if u.component == comp.name)
     return {**common, "kind": "index", "version": external["version"], "file": wheel.name, "sha256": sha256}
 
 

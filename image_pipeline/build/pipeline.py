@@ -184,11 +184,12 @@ def build_candidate(api, manifest, image, platform: str, root: Path, profile, pr
     rendered, digest, base_id, tags, unverified = prepared
     house = wheelhouse.fetch(manifest, image, platform, root, profile, cache, log,
                              allowed=[u.component for u in unverified])
-    rendered = with_unverified(rendered, house.unverified)
+    listed = [u.as_dict() for u in house.unverified]
+    rendered = with_unverified(rendered, listed)
     target = cache / "context" / image.name / platform_slug(platform)
     context.assemble(root, image, platform, rendered, house, target)
     labels = oci_labels(manifest, image, platform, root, digest, base_id, rendered["pins.json"])
-    labels[UNVERIFIED_LABEL] = json.dumps(house.unverified, sort_keys=True, separators=(",", ":"))
+    labels[UNVERIFIED_LABEL] = json.dumps(listed, sort_keys=True, separators=(",", ":"))
     log(f"image {tags.candidate}: building from {target}")
     return engine.build(target, tags.candidate, platform=platform, buildargs=buildargs(image, platform, profile),
                         labels=labels, plain=plain, cache_from=cache_from, no_cache=no_cache)

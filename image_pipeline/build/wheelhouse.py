@@ -30,12 +30,12 @@ WORKERS = 8
 
 @dataclass
 class Wheelhouse:
-    """Where each file of a lock is on this host (all verified)."""
+    """Where each file of a lock is on this host (all verified against the lock, but `unverified`)."""
     files: dict = field(default_factory=dict)  # package name -> Path
     source_builds: dict = field(default_factory=dict)  # component -> Path of its pinned sdist
     externals: dict = field(default_factory=dict)  # component -> Path (a wheel, or a source tree)
     archives: dict = field(default_factory=dict)  # component -> [Path] of the wheels in its archive
-    unverified: list = field(default_factory=list)  # of Unverified.as_dict(): files the lock had no sha256 for
+    unverified: list = field(default_factory=list)  # of Unverified: files the lock had no sha256 for
 
 
 @dataclass(frozen=True)
@@ -101,8 +101,7 @@ def fetch_unverified(manifest, image, platform: str, root: Path, profile, cache:
 def fetch(manifest, image, platform: str, root: Path, profile, cache: Path, log=print, allowed=()) -> Wheelhouse:
     image = image.on(platform)
     lock = read_lock(root, image, platform)
-    house = Wheelhouse(unverified=[f.as_dict() for f in fetch_unverified(manifest, image, platform, root, profile, cache,
-                                                                          allowed, log)])
+    house = Wheelhouse(unverified=fetch_unverified(manifest, image, platform, root, profile, cache, allowed, log))
     names = {index.url: name for name, index in manifest.indexes.items()}
     mirrors = profile.mirrors(manifest.indexes)
     context = profile.ssl_context()
