@@ -7,7 +7,8 @@ TIER_DIR (bind-mounted from the build context) holds:
   requirements.txt  the tier's locked packages, one `name==version --hash=sha256:...` per line
   files/            their wheels and sdists, downloaded and verified on the host
   sources.json      what is not resolved by the lock: pinned sdists built from source, index
-                    externals (installed pinned, --no-deps), the wheels of archives, git trees
+                    externals (installed pinned, --no-deps, their file checked against the
+                    sha256 the lock recorded), the wheels of archives, git trees
                     under src/ (installed from a subdirectory, with another pyproject.toml
                     swapped in where pins.yaml says, or put on the import path by a .pth where
                     upstream uses PYTHONPATH) and wheels a builder stage made (mounted
@@ -87,14 +88,12 @@ def install_item(tier: Path, item: dict, soc_version: str) -> None:
         if not soc_version:
             sys.exit(f"install_tier: {item['dist']} needs {item['soc_env']} but the image has no soc_version")
         env[item["soc_env"]] = soc_version
-    if item["kind"] == "sdist":
+    if item["kind"] in ("sdist", "index"):
         path = tier / "files" / item["file"]
         found = sha256(path)
         if found != item["sha256"]:
             sys.exit(f"install_tier: {item['file']} has sha256 {found}, pinned {item['sha256']}")
         run([*PIP, str(path)], env)
-    elif item["kind"] == "index":
-        run([*PIP, "--find-links", str(tier / "files"), f"{item['dist']}=={item['version']}"], env)
     elif item["kind"] == "built":
         wheels = sorted(Path("/tmp/tier-built", item["component"]).glob("*.whl"))
         if len(wheels) != 1:

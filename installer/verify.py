@@ -107,14 +107,18 @@ def native_extensions(root: Path):
             yield path
 
 
+def site_packages() -> Path:
+    return Path(subprocess.run([VENV_PYTHON, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+                               capture_output=True, text=True, check=True).stdout.strip())
+
+
 def check_libraries(pins: dict) -> list:
     """NPU images: ldd of every native extension; libraries packages load for each other (torch's
     libtorch.so for its extensions) are searched where they live in site-packages."""
     if pins["device"] != "npu":
         return []
     mounted = set(pins.get("mounted_libraries", []))
-    site = Path(subprocess.run([VENV_PYTHON, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
-                               capture_output=True, text=True, check=True).stdout.strip())
+    site = site_packages()
     extensions = list(native_extensions(site))
     search = sorted({str(path.parent) for path in extensions})
     env = dict(os.environ, LD_LIBRARY_PATH=":".join([os.environ.get("LD_LIBRARY_PATH", ""), *search]))

@@ -146,6 +146,8 @@ def device(ctx):
     problems, lines = [], []
     found = devices.for_pins(ctx.pins)  # on NPU: torch_npu imports and sees an NPU, or this raises
     lines.append(f"device {found.kind} (pinned {ctx.pins['device']})")
+    if found.kind != ctx.pins["device"]:
+        problems.append(f"the checks would run on {found.kind}, pinned {ctx.pins['device']}")
     if ctx.pins["device"] == "npu":
         import torch
 

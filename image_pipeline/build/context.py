@@ -93,7 +93,9 @@ def _item(image, comp, lock, house, directory: Path):
         return {**common, "kind": "git", **comp.install, **({"import_path": comp.import_path} if comp.import_path else {})}
     wheel = house.externals[comp.name]
     _link(wheel, directory / "files" / wheel.name)
-    return {**common, "kind": "index", "version": external["version"]}
+    # the lock's sha256, or (--allow-unverified) that of the bytes as served: install_tier checks the file
+    sha256 = external.get("sha256") or next(u.sha256 for u in house.unverified if u.component == comp.name)
+    return {**common, "kind": "index", "version": external["version"], "file": wheel.name, "sha256": sha256}
 
 
 def _copy_source(source: Path, target: Path) -> None:

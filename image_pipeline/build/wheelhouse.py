@@ -2,9 +2,12 @@
 
 Locked wheels and sdists are fetched by sha256 (an arm64 wheelhouse on an x86 host too);
 pinned sdists (`url` pins) likewise. Externals are what the lock could not resolve: an index
-external is downloaded pinned from its index (or mirror) for the target platform, a git
-external is checked out at its pinned commit, proven to be on its ref. Credentials stay on
-the host: nothing here reaches the build context but files.
+external is fetched by the sha256 `build.py lock` recorded where its index answered, a git
+external is checked out at its pinned commit, proven to be on its ref. A file the lock holds
+no sha256 for (an index external or an archive whose source did not answer the lock) is
+refused unless --allow-unverified names its component; then it is taken as served and its
+sha256 reported (Unverified), for the content hash, the image's labels and its pins.json.
+Credentials stay on the host: nothing here reaches the build context but files.
 """
 
 from __future__ import annotations
@@ -19,7 +22,7 @@ from pathlib import Path
 
 from ..errors import UserError
 from ..lock import artifacts, declared, lockfile
-from ..manifest.model import PLATFORM_ARCH
+from ..lock.request import uv_platform
 from ..paths import PAYLOAD
 
 WORKERS = 8
@@ -27,22 +30,81 @@ WORKERS = 8
 
 @dataclass
 class Wheelhouse:
-    """Where each file of a lock is on this host (all verified)."""
+    """Where each file of a lock is on this host (all verified against the lock, but `unverified`)."""
     files: dict = field(default_factory=dict)  # package name -> Path
     source_builds: dict = field(default_factory=dict)  # component -> Path of its pinned sdist
     externals: dict = field(default_factory=dict)  # component -> Path (a wheel, or a source tree)
     archives: dict = field(default_factory=dict)  # component -> [Path] of the wheels in its archive
+    unverified: list = field(default_factory=list)  # of Unverified: files the lock had no sha256 for
 
 
-def fetch(manifest, image, platform: str, root: Path, profile, cache: Path, log=print) -> Wheelhouse:
-    image = image.on(platform)
+@dataclass(frozen=True)
+class Unverified:
+    """A file installed as served because the lock holds no sha256 for it (--allow-unverified)."""
+    component: str
+    file: str
+    sha256: str
+
+    def as_dict(self) -> dict:
+        return {"component": self.component, "file": self.file, "sha256": self.sha256}
+
+
+def unverified_components(lock) -> list:
+    """Components whose file the lock could not hash: index externals without sha256, unpinned archives."""
+    return sorted({x["component"] for x in lock.externals if not x.get("commit") and not x.get("sha256")}
+                  | {a["component"] for a in lock.archives if not a.get("sha256")})
+
+
+def read_lock(root: Path, image, platform: str):
     lock = lockfile.read(lockfile.path_for(root, image.name, platform))
     if lock is None:
         raise UserError(f"{image.name} has no lock for {platform}: run `python build.py lock`")
+    return lock
+
+
+def check_allowed(manifest, lock, allowed) -> list:
+    """The lock's unverified components, each named by --allow-unverified, or a refusal naming them."""
+    unknown = sorted(set(allowed) - set(manifest.components))
+    if unknown:
+        raise UserError(f"{', '.join(unknown)}: no such component in pins.yaml", key="--allow-unverified")
+    refused = [name for name in unverified_components(lock) if name not in allowed]
+    if refused:
+        raise UserError(f"the lock of {lock.image} for {lock.platform} holds no sha256 for {', '.join(refused)} (its "
+                        f"index did not answer `build.py lock`): refusing to install unverified files; re-lock where "
+                        f"it answers, or pass --allow-unverified NAME to take each as served (the image's labels and "
+                        f"pins.json then list it)", key="--allow-unverified")
+    return unverified_components(lock)
+
+
+def fetch_unverified(manifest, image, platform: str, root: Path, profile, cache: Path, allowed=(),
+                     log=print) -> list:
+    """The files of `platform`'s lock installed unverified ([Unverified]), refused unless allowed; fetched
+    into the cache here so their bytes can enter the content hash before anything is built."""
+    image = image.on(platform)
+    lock = read_lock(root, image, platform)
+    names = check_allowed(manifest, lock, allowed)
+    mirrors = profile.mirrors(manifest.indexes)
+    found = []
+    for item in lock.externals:
+        if item["component"] in names:
+            path = _external(manifest, image, platform, item, mirrors, profile, cache)
+            found.append(Unverified(item["component"], path.name, artifacts.sha256_file(path)))
+    for item in lock.archives:
+        if item["component"] in names:
+            archive = artifacts.fetch_archive(item["url"], "", cache, profile.ssl_context())
+            found.append(Unverified(item["component"], archive.name, artifacts.sha256_file(archive)))
+    for file in found:
+        log(f"wheelhouse: {file.component} UNVERIFIED (--allow-unverified): {file.file} sha256 {file.sha256}")
+    return found
+
+
+def fetch(manifest, image, platform: str, root: Path, profile, cache: Path, log=print, allowed=()) -> Wheelhouse:
+    image = image.on(platform)
+    lock = read_lock(root, image, platform)
+    house = Wheelhouse(unverified=fetch_unverified(manifest, image, platform, root, profile, cache, allowed, log))
     names = {index.url: name for name, index in manifest.indexes.items()}
     mirrors = profile.mirrors(manifest.indexes)
     context = profile.ssl_context()
-    house = Wheelhouse()
     with concurrent.futures.ThreadPoolExecutor(WORKERS) as pool:
         jobs = {entry.name: pool.submit(artifacts.fetch_locked, entry, entry.index, mirrors.get(names.get(entry.index)),
                                         cache, context) for entry in lock.packages}
@@ -67,6 +129,10 @@ def _external(manifest, image, platform, item, mirrors, profile, cache) -> Path:
         check_declared(manifest, comp, tree)
         return tree
     index = comp.index_for(platform)
+    if item.get("sha256"):
+        locked = lockfile.Entry(item["dist"], item["version"], item["origin"],
+                                lockfile.Artifact("wheel", item["file"], "", None, item["sha256"]), item["tier"], [])
+        return artifacts.fetch_locked(locked, item["origin"], mirrors.get(index), cache, profile.ssl_context())
     return download_pinned(item["dist"], item["version"], mirrors.get(index) or manifest.indexes[index].url,
                            image, platform, profile, cache)
 
@@ -97,27 +163,17 @@ def unpack_archive(item, cache: Path, context, log=print) -> list:
 
 
 def download_pinned(dist, version, index, image, platform, profile, cache) -> Path:
-    """The wheel of dist==version for the image's python and platform, from an index or directory."""
+    """An unverified external (no sha256 in the lock): the wheel of dist==version for the image's python
+    and platform, as its index serves it; downloaded once per pin, its sha256 reported by the caller."""
     dest = cache / "externals" / f"{dist}-{version}-{platform.replace('/', '-')}-py{image.python}"
     found = sorted(dest.glob("*.whl")) if dest.exists() else []
     if found:
         return found[0]
-    arch = PLATFORM_ARCH[platform]
-    glibc = int(image.base.get("glibc").split("_")[1])
-    source = ["--find-links", index, "--no-index"] if not index.startswith(("http", "file:")) else ["--index-url", index]
-    cmd = [sys.executable, "-m", "pip", "download", "--isolated", "--no-deps", "--only-binary=:all:", "--dest",
-           str(dest), "--python-version", image.python, "--implementation", "cp", *source,
-           *(f"--platform=manylinux_2_{m}_{arch}" for m in range(glibc, 16, -1)),
-           f"{dist}=={version}"]
-    if profile.ca_bundle:
-        cmd += ["--cert", profile.ca_bundle]
-    result = subprocess.run(cmd, capture_output=True, text=True)
-    found = sorted(dest.glob("*.whl"))
-    if result.returncode or not found:
-        last = (result.stderr.strip().splitlines() or ["no wheel"])[-1]
-        raise UserError(f"external {dist}=={version} for {platform} is not available from {index}: {last}",
-                        key=f"{dist}")
-    return found[0]
+    try:
+        return artifacts.download_wheel(dist, version, index, python=image.python,
+                                        uv_platform=uv_platform(image, platform), ca_bundle=profile.ca_bundle, dest=dest)
+    except artifacts.Unreachable as exc:
+        raise UserError(f"external {exc.message}", key=dist) from None
 
 
 def check_declared(manifest, comp, tree: Path) -> None:

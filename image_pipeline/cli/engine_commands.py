@@ -46,8 +46,16 @@ def _image_cmd_args(parser):
                                                    f"(default: {STAGE_RECORDS}/<image>@<arch>-<stage>.json)")
     stage.add_argument("--write-cache", action="store_true",
                        help="also point the registry cache tag (<image>-<arch>-cache) at the pushed candidate")
+    _allow_unverified_arg(parser)
     network_args(parser)
     _smoke_args(parser)
+
+
+def _allow_unverified_arg(parser):
+    parser.add_argument("--allow-unverified", action="append", default=[], metavar="NAME",
+                        help="install component NAME although the lock holds no sha256 for its file (its index "
+                             "did not answer `build.py lock`): taken as served, its sha256 in the image's labels "
+                             "and pins.json (repeatable)")
 
 
 @command("engine", "make sure a Docker Engine answers (as root: install docker.io, start dockerd) and that each "
@@ -76,11 +84,12 @@ def _base(inv, args):
 
 
 @command("wheelhouse", "download an image's locked files (and externals) for a platform, for the offline build",
-         lambda p: (image_arg(p, optional=True), platform_arg(p), network_args(p)))
+         lambda p: (image_arg(p, optional=True), platform_arg(p), _allow_unverified_arg(p), network_args(p)))
 def _wheelhouse(inv, args):
     from ..build import wheelhouse
 
-    wheelhouse.fetch(inv.manifest, inv.image(args.image), _platform(args), inv.root, profile_of(args), inv.cache)
+    wheelhouse.fetch(inv.manifest, inv.image(args.image), _platform(args), inv.root, profile_of(args), inv.cache,
+                     allowed=args.allow_unverified)
     return 0
 
 
@@ -129,7 +138,7 @@ def _image(inv, args):
     outcome = pipeline.run(api, inv.manifest, image, platform, inv.root, profile_of(args),
                            smoke_runner=_runner(api, image, args, platform), plain=plain, force=args.force,
                            alternative=alternative, mirror=args.apt_mirror, cache_from=args.cache_from,
-                           cache=inv.cache, wait=args.wait)
+                           cache=inv.cache, wait=args.wait, allow_unverified=args.allow_unverified)
     if not outcome.promoted:
         return 1
     print(f"image {image.name} ({platform}): {outcome.tags.final} ({', '.join(outcome.tags.moving)})")
@@ -148,7 +157,7 @@ def _build_stage(inv, args, image, platform, plain) -> int:
     smoke = _runner(api, image, args, platform, stage="build")
     record = stages.build_stage(api, inv.manifest, image, platform, inv.root, profile_of(args), args.registry,
                                 smoke=smoke, cache=inv.cache, cache_from=args.cache_from, write_cache=args.write_cache,
-                                plain=plain, mirror=args.apt_mirror)
+                                plain=plain, mirror=args.apt_mirror, allow_unverified=args.allow_unverified)
     return _write_stage_record(args, record)
 
 

@@ -62,12 +62,13 @@ def write_record(path: Path, record: dict) -> None:
 
 
 def build_stage(api, manifest, image, platform: str, root: Path, profile, registries: list, *, smoke, cache: Path,
-                cache_from=(), write_cache=False, plain=False, mirror=None, log=print) -> dict:
+                cache_from=(), write_cache=False, plain=False, mirror=None, allow_unverified=(), log=print) -> dict:
     """Build the candidate, run `smoke(reference)` (the device-free checks) in it and, when they pass, push
     it by digest to every registry under its candidate tag. Returns the record; moves no promoted tag."""
     targets = [resolve_registry(manifest, r) for r in registries]
     with pipeline.image_lock(image.name, platform, cache):
-        prepared = pipeline.prepare(api, manifest, image, platform, root, profile, mirror=mirror, cache=cache, log=log)
+        prepared = pipeline.prepare(api, manifest, image, platform, root, profile, mirror=mirror, cache=cache, log=log,
+                                    allow_unverified=allow_unverified)
         feeds = [cache_reference(manifest, image, platform, targets[0]), *cache_from]
         built = pipeline.build_candidate(api, manifest, image, platform, root, profile, prepared, plain=plain,
                                          cache_from=feeds, cache=cache, log=log)

@@ -140,22 +140,26 @@ def _checked_against(images) -> str:
     return ", ".join(_file_link(url) for url in files) or "(cpu stand-in: no upstream file)"
 
 
+UNVERIFIED = "none: the build refuses it without `--allow-unverified`"
+
+
 def _externals(manifest, locks) -> str:
     rows = {}
     for (image, platform), lock in locks.items():
         for item in (lock.externals if lock else []):
-            key = (item["component"], item["version"])
-            row = rows.setdefault(key, [f"`{item['component']}`", f"{item['dist']} {item['version']}"
-                                        + (f" @ {item['commit'][:12]}" if item.get("commit") else ""),
-                                        item["origin"], set(), item["reason"]])
-            row[3].add(f"{image} {platform.split('/')[1]}")
+            checked = "git commit" if item.get("commit") else ("sha256 in the lock" if item.get("sha256") else UNVERIFIED)
+            row = rows.setdefault((item["component"], item["version"], checked), [
+                f"`{item['component']}`", f"{item['dist']} {item['version']}"
+                + (f" @ {item['commit'][:12]}" if item.get("commit") else ""), item["origin"], checked, set(),
+                item["reason"]])
+            row[4].add(f"{image} {platform.split('/')[1]}")
         for item in (a for a in (lock.archives if lock else []) if not a.get("sha256")):
             row = rows.setdefault((item["component"], item["url"]), [
                 f"`{item['component']}`", f"{item['version']}: {', '.join(item['wheels'])}", item["url"].rsplit("/", 1)[-1],
-                set(), item["external"]])
-            row[3].add(f"{image} {platform.split('/')[1]}")
-    return tables.markdown(["component", "pin", "source", "locks", "why"],
-                           [[*r[:3], ", ".join(sorted(r[3])), r[4]] for r in rows.values()])
+                UNVERIFIED, set(), item["external"]])
+            row[4].add(f"{image} {platform.split('/')[1]}")
+    return tables.markdown(["component", "pin", "source", "file hash", "locks", "why"],
+                           [[*r[:4], ", ".join(sorted(r[4])), r[5]] for r in rows.values()])
 
 
 def _stack(manifest, locks) -> str:

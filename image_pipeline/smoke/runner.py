@@ -213,7 +213,8 @@ def _collect(outcome: SmokeRun) -> None:
     bad = [f"{r['name']} {r['status']}" for r in outcome.results if r["status"] not in ("PASS", "MEASURED")]
     outcome.passed = outcome.exit_code == 0 and bool(outcome.results) and not bad and not outcome.reason
     if not outcome.passed and not outcome.reason:
-        outcome.reason = (", ".join(bad) if bad else f"suite exited {outcome.exit_code} without results")
+        outcome.reason = (", ".join(bad) if bad else f"suite exited {outcome.exit_code}"
+                          + ("" if outcome.results else " without results"))
 
 
 def write_diagnostics(outcome: SmokeRun, container) -> Path:
