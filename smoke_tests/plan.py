@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 CHECKS_FILE = Path(__file__).with_name("checks.json")
+WHERE = ("image", "exported")
 FAULTS = {fault["name"]: fault for fault in json.loads(CHECKS_FILE.read_text())["faults"]}
 
 
@@ -21,12 +22,13 @@ class Check:
     roles: tuple = ()  # stack roles the image must have (a vllm-ascend check is not one for an sglang image)
     kind: str = "check"  # check | measurement
     optional: bool = False
+    where: tuple = WHERE  # image: only inside an image; exported: also in an environment a host install made
 
 
 def load_checks() -> list:
     raw = json.loads(CHECKS_FILE.read_text())["checks"]
     return [Check(**{**item, "devices": tuple(item.get("devices", ("cpu", "npu"))),
-                     "roles": tuple(item.get("roles", ()))}) for item in raw]
+                     "roles": tuple(item.get("roles", ())), "where": tuple(item.get("where", WHERE))}) for item in raw]
 
 
 def select(checks: list, device: str, only: str, extended: bool, roles=()) -> list:

@@ -1,4 +1,5 @@
-"""hadolint over every rendered Dockerfile (alternatives included)."""
+"""hadolint over every rendered Dockerfile (alternatives included), shellcheck over every rendered
+install script and the image's entrypoint."""
 
 from __future__ import annotations
 
@@ -30,4 +31,19 @@ def hadolint_all(manifest, root: Path) -> int:
             if result.returncode:
                 failed += 1
                 sys.stdout.write(result.stdout + result.stderr)
+    return 1 if failed else 0
+
+
+def shellcheck_all(manifest, root: Path) -> int:
+    binary = shutil.which("shellcheck")
+    if not binary:
+        raise UserError("shellcheck not found: run `make shellcheck` (Debian's shellcheck package)")
+    scripts = [path for name in manifest.images for path in sorted((root / "images" / name).glob("install.*.sh"))]
+    failed = 0
+    for script in scripts + [root / "payload" / "bin" / "entrypoint"]:
+        result = subprocess.run([binary, "--shell=bash", str(script)], capture_output=True, text=True)
+        print(f"shellcheck {script.relative_to(root)}: {'ok' if result.returncode == 0 else 'FAILED'}")
+        if result.returncode:
+            failed += 1
+            sys.stdout.write(result.stdout + result.stderr)
     return 1 if failed else 0

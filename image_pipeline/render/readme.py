@@ -13,7 +13,9 @@ from ..errors import UserError
 from ..lock import lockfile
 from ..manifest import rules, schema
 from ..paths import VERL_TESTS_RECORD
+from ..manifest.model import arch_of
 from .dockerfile import tiers_of
+from .install_script import script_name
 
 BEGIN = "<!-- BEGIN GENERATED: {name} (python build.py render) -->"
 END = "<!-- END GENERATED: {name} -->"
@@ -64,9 +66,10 @@ def _images(manifest) -> str:
         rows.append([f"`{img.name}`" + (" (default)" if img.default else ""), img.device, img.soc_version or "-",
                      f"`{img.base.reference}`", img.python, torch, ", ".join(img.platforms),
                      img.runner.name, f"`{manifest.repository}:{img.human_tag}`",
-                     f"[Dockerfile](images/{img.name}/Dockerfile)"])
+                     f"[Dockerfile](images/{img.name}/Dockerfile)",
+                     ", ".join(f"[{arch_of(p)}](images/{img.name}/{script_name(p)})" for p in img.platforms)])
     return tables.markdown(["image", "device", "SoC", "base", "python", "torch", "platforms", "CI runner", "tag",
-                            "file"], rows)
+                            "file", "host install"], rows)
 
 
 def _pins(manifest) -> str:
@@ -176,6 +179,8 @@ def _smoke_checks(root: Path) -> str:
         if check.get("roles"):
             devices += " with " + ", ".join(f"`{role}`" for role in check["roles"])
         needs = "the image's device" if check["device"] else "no device"
+        if check.get("where") == ["image"]:
+            needs += "; inside an image only"
         kind = "figure" if check.get("kind") == "measurement" else ("opt-in" if check.get("optional") else "check")
         rows.append([f"`{check['name']}`", devices, needs, kind, check["proves"]])
     return tables.markdown(["check", "images", "needs", "kind", "what it proves"], rows)

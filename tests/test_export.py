@@ -1,0 +1,333 @@
+"""Bare-metal install scripts (images/<name>/install.<platform>.sh): rendered from the same pins and lock
+as the Dockerfile, drift-gated, shellcheck-clean, and the same parts as the build context. The install
+itself (installer/host_install.py) runs here on small wheels built by the test; the cpu image's whole
+stack is installed in a container in tests/test_host_install.py."""
+
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from image_pipeline.build import context
+from image_pipeline.build.wheelhouse import Wheelhouse
+from image_pipeline.cli import readme_blocks
+from image_pipeline.lock import lockfile
+from image_pipeline.render import dockerfile, install_plan, install_script, lint, tree
+
+from conftest import REPO, edit, manifest, run_in_process, tree_snapshot
+
+M = manifest()
+PLAN = re.compile(r"<<'PLAN'\n(.*)\nPLAN\n", re.S)
+
+
+def _plan(name: str, platform: str) -> dict:
+    text = (REPO / "images" / name / install_script.script_name(platform)).read_text()
+    return json.loads(PLAN.search(text).group(1))
+
+
+def _scripts(root=REPO):
+    return sorted(p.relative_to(root).as_posix() for p in (root / "images").glob("*/install.*.sh"))
+
+
+def test_every_image_and_platform_has_a_committed_executable_script():
+    expected = sorted(f"images/{name}/install.linux-{p.split('/')[1]}.sh"
+                      for name, image in M.images.items() for p in image.platforms)
+    assert _scripts() == expected
+    for script in expected:
+        assert (REPO / script).stat().st_mode & 0o111, f"{script} is not executable"
+
+
+def test_a_hand_edit_or_a_lost_executable_bit_fails_the_drift_gate(repo_copy):
+    edit(repo_copy / "images/npu-a3/install.linux-arm64.sh", "set -euo pipefail", "set -eo pipefail")
+    (repo_copy / "images/cpu/install.linux-amd64.sh").chmod(0o644)
+    result = run_in_process("render", "--check", root=repo_copy)
+    assert result.returncode == 1
+    assert "+++ b/images/npu-a3/install.linux-arm64.sh (fresh render)" in result.stdout
+    assert "-set -eo pipefail" in result.stdout
+    assert "images/cpu/install.linux-amd64.sh: not executable" in result.stdout
+    assert run_in_process("render", root=repo_copy).returncode == 0
+    assert run_in_process("render", "--check", root=repo_copy).returncode == 0
+
+
+def test_a_pin_bump_changes_the_dockerfile_and_the_script_in_the_same_render(repo_copy):
+    transformers = M.components["transformers"]
+    users = [name for name, image in M.images.items() if transformers in image.components]
+    before = tree_snapshot(repo_copy / "images")
+    edit(repo_copy / "pins.yaml", f"depName=transformers\n    version: {transformers.version}",
+         f"depName=transformers\n    version: {transformers.version}.1")
+    assert run_in_process("render", root=repo_copy).returncode == 0
+    after = tree_snapshot(repo_copy / "images")
+    changed = sorted(p for p in after if before.get(p) != after[p])
+    for name in users:
+        assert f"{name}/Dockerfile" in changed
+        for platform in M.images[name].platforms:
+            script = f"{name}/{install_script.script_name(platform)}"
+            assert script in changed
+            plan = json.loads(PLAN.search(after[script].decode()).group(1))
+            versions = [c["version"] for comps in plan["pins"]["stack"].values() for c in comps
+                        if c["name"] == "transformers"]
+            assert versions == [f"{transformers.version}.1"]
+
+
+def test_a_re_lock_changes_the_script_and_not_the_dockerfile(repo_copy):
+    lock_path = repo_copy / "images/cpu/pylock.linux-amd64.toml"
+    entry = next(e for e in lockfile.read(lock_path).packages if e.name == "six")
+    edit(lock_path, entry.artifact.sha256, "0" * 64)
+    before = tree_snapshot(repo_copy / "images")
+    assert run_in_process("render", root=repo_copy).returncode == 0
+    after = tree_snapshot(repo_copy / "images")
+    assert sorted(p for p in after if before.get(p) != after[p]) == ["cpu/install.linux-amd64.sh"]
+    assert f"six=={entry.version} --hash=sha256:{'0' * 64}" in after["cpu/install.linux-amd64.sh"].decode()
+
+
+def test_every_script_is_shellcheck_clean():
+    assert lint.shellcheck_all(M, REPO) == 0
+
+
+def test_shellcheck_catches_a_bad_script(repo_copy, capsys):
+    edit(repo_copy / "templates/install.sh.j2", 'say() { echo "install.sh: $*"; }',
+         'say() { echo "install.sh: $*"; }\nls $venv')
+    assert run_in_process("render", root=repo_copy).returncode == 0
+    assert lint.shellcheck_all(M, repo_copy) == 1
+    assert "SC2086" in capsys.readouterr().out
+
+
+def test_the_plan_has_the_parts_of_the_dockerfile_in_its_order():
+    for name, image in M.images.items():
+        mounts = re.findall(r"source=tiers/(\S+?),", (REPO / "images" / name / "Dockerfile").read_text())
+        for platform in image.platforms:
+            assert [part["slug"] for part in _plan(name, platform)["parts"]] == mounts
+
+
+def _fake_house(image, platform, lock, tmp_path) -> Wheelhouse:
+    """Paths the build context links from, named as the wheelhouse names them, with no bytes to download."""
+    def touch(name):
+        path = tmp_path / "house" / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(name)
+        return path
+
+    house = Wheelhouse(files={e.name: touch(e.artifact.name) for e in lock.packages})
+    house.source_builds = {b["component"]: touch(b["url"].rsplit("/", 1)[1]) for b in lock.source_builds}
+    for item in lock.externals:
+        if item["origin"].endswith(".git"):
+            (tmp_path / "house" / item["component"]).mkdir(parents=True)
+            house.externals[item["component"]] = tmp_path / "house" / item["component"]
+        else:
+            house.externals[item["component"]] = touch(f"{item['dist']}-{item['version']}-py3-none-any.whl")
+    house.archives = {a["component"]: [touch(f"{w}-0-py3-none-any.whl") for w in a["wheels"]] for a in lock.archives}
+    return house
+
+
+@pytest.mark.parametrize("name", [name for name in M.images])
+def test_the_script_installs_what_the_build_context_holds(name, tmp_path):
+    """Each part of the plan is the tier directory the image build mounts: the same requirements.txt and
+    sources.json items (the host fetches `fetch` itself and keeps its own system packages)."""
+    image = M.images[name]
+    platform = image.platforms[0]
+    lock = lockfile.read(lockfile.path_for(REPO, name, platform))
+    rendered = dockerfile.render_image(dockerfile.environment(REPO / "templates"), M, image)
+    target = context.assemble(REPO, image, platform, rendered, _fake_house(image, platform, lock, tmp_path),
+                              tmp_path / "context")
+    for part in _plan(name, platform)["parts"]:
+        directory = target / "tiers" / part["slug"]
+        assert (directory / "requirements.txt").read_text() == "".join(line + "\n" for line in part["requirements"])
+        assert {p.name for p in (directory / "files").iterdir()} >= {f["name"] for f in part["files"]}
+        built = json.loads((directory / "sources.json").read_text())
+        planned = part["sources"]
+        assert [{k: v for k, v in i.items() if k not in ("fetch", "files")} for i in planned["items"]] == \
+               [{k: v for k, v in i.items() if k != "files"} for i in built["items"]]
+        assert (planned["compile"], planned["soc_version"]) == (built["compile"], built["soc_version"])
+
+
+def test_the_activation_env_is_the_final_stage_env_of_the_dockerfile():
+    for name, image in M.images.items():
+        text = (REPO / "images" / name / "Dockerfile").read_text()
+        final = text[text.rindex("\nFROM "):]
+        declared = re.findall(r"^(?:ENV |    )([A-Z_]+)=", final, re.M)
+        plan = _plan(name, image.platforms[0])
+        assert [key for key, _ in plan["env"]] == [k for k in declared if k not in (image.base.get("env") or {})]
+        env = dict(plan["env"])
+        assert env["VERL_USE_EXTERNAL_MODULES"] == image.env["VERL_USE_EXTERNAL_MODULES"]
+        assert env["PATH"].startswith(plan["image_venv"] + "/bin:") and env["VIRTUAL_ENV"] == plan["image_venv"]
+        assert plan["env_scripts"] == list(image.base.get("env_scripts") or ())
+        assert plan["system_site_packages"] == (f"-m venv --system-site-packages {plan['image_venv']}" in text)
+
+
+def test_the_scripts_check_the_facts_the_base_pins():
+    for name, image in M.images.items():
+        for platform in image.platforms:
+            text = (REPO / "images" / name / install_script.script_name(platform)).read_text()
+            assert f"\nPYTHON_VERSION={image.python}\n" in text
+            assert f"\nGLIBC={image.base.get('glibc').replace('_', '.')}\n" in text
+            assert f"\nARCH={'x86_64' if platform.endswith('amd64') else 'aarch64'}\n" in text
+            assert f"\nCANN_VERSION={image.cann_version}\n" in text and (image.cann_version != "") == (image.device == "npu")
+            assert _plan(name, platform)["pins"] == json.loads((REPO / "images" / name / "pins.json").read_text())
+
+
+def test_the_readme_image_table_links_every_script():
+    text = (REPO / "README.md").read_text()
+    for script in _scripts():
+        assert f"]({script})" in text, script
+
+
+def test_export_writes_the_rendered_scripts_of_one_platform(repo_copy):
+    for script in _scripts(repo_copy):
+        (repo_copy / script).unlink()
+    result = run_in_process("export", "cpu", "--platform", "linux/arm64", root=repo_copy)
+    assert result.returncode == 0, result.stderr
+    assert "wrote images/cpu/install.linux-arm64.sh" in result.stdout
+    assert (repo_copy / "images/cpu/install.linux-arm64.sh").read_bytes() == \
+        (REPO / "images/cpu/install.linux-arm64.sh").read_bytes()
+    assert not (repo_copy / "images/cpu/install.linux-amd64.sh").exists()
+    outputs = tree.render_all(M, REPO, readme_blocks())
+    assert all(outputs[Path(s)] == (REPO / s).read_text() for s in _scripts())
+
+
+# ---------------------------------------------------------------- installer/host_install.py, for real
+
+def _wheel(directory: Path, dist: str) -> Path:
+    """A small valid wheel of `dist` 0 with one package, written into directory."""
+    import base64
+    import hashlib
+    import zipfile
+
+    files = {f"{dist}/__init__.py": f"NAME = {dist!r}\n", f"{dist}-0.dist-info/METADATA":
+             f"Metadata-Version: 2.1\nName: {dist}\nVersion: 0\n", f"{dist}-0.dist-info/WHEEL":
+             "Wheel-Version: 1.0\nGenerator: test\nRoot-Is-Purelib: true\nTag: py3-none-any\n"}
+    lines = [f"{path},sha256={base64.urlsafe_b64encode(hashlib.sha256(text.encode()).digest()).rstrip(b'=').decode()},"
+             f"{len(text)}" for path, text in files.items()]
+    path = directory / f"{dist}-0-py3-none-any.whl"
+    with zipfile.ZipFile(path, "w") as bundle:
+        for name, text in files.items():
+            bundle.writestr(name, text)
+        bundle.writestr(f"{dist}-0.dist-info/RECORD", "\n".join(lines + [f"{dist}-0.dist-info/RECORD,,"]) + "\n")
+    return path
+
+
+def _tiny_plan(wheelhouse: Path) -> dict:
+    """Two tiers, each with an empty dependencies part and one pinned wheel (alpha, then beta)."""
+    import hashlib
+
+    (wheelhouse / "files").mkdir(parents=True)
+    parts, stack = [], {}
+    sources = {"apt_build": [], "compile": False, "items": [], "soc_version": ""}
+    for position, dist in enumerate(("alpha", "beta"), 1):
+        wheel = _wheel(wheelhouse / "files", dist)
+        sha256 = hashlib.sha256(wheel.read_bytes()).hexdigest()
+        parts.append({"slug": f"{position}-{dist}/deps", "requirements": [], "files": [], "sources": sources})
+        parts.append({"slug": f"{position}-{dist}/pins", "requirements": [f"{dist}==0 --hash=sha256:{sha256}"],
+                      "files": [{"name": wheel.name, "sha256": sha256, "url": "", "index": "", "project": dist}],
+                      "sources": sources})
+        stack[dist] = [{"name": dist, "dist": dist, "source": "pypi", "version": "0"}]
+    pins = {"image": "tiny", "tag": "tiny", "device": "cpu", "python": "%d.%d" % sys.version_info[:2], "stack": stack,
+            "constraints": [], "env": {"TINY": "1"}, "patches": [], "overrides": [], "without": [],
+            "mounted_libraries": []}
+    return {"format": 1, "image": "tiny", "platform": "linux/amd64", "lock_inputs": "0", "python": pins["python"],
+            "device": "cpu", "system_site_packages": False, "image_venv": "/opt/venv", "env_scripts": [],
+            "env": [["VIRTUAL_ENV", "/opt/venv"], ["PATH", "/opt/venv/bin:$PATH"], ["TINY", "1"]], "patches": [],
+            "pins": pins, "parts": parts}
+
+
+def _host_install(plan, venv, cache, wheelhouse):
+    return subprocess.run([sys.executable, str(REPO / "installer/host_install.py"), "--repo", str(REPO), "--venv",
+                           str(venv), "--cache", str(cache), "--wheelhouse", str(wheelhouse)],
+                          input=json.dumps(plan), capture_output=True, text=True)
+
+
+def _venv_state(venv: Path) -> dict:
+    return {p.relative_to(venv).as_posix(): (p.stat().st_mtime_ns, p.read_bytes()) for p in sorted(venv.rglob("*"))
+            if p.is_file() and not p.is_symlink()}
+
+
+def test_host_install_checks_every_file_before_it_touches_the_environment(tmp_path):
+    plan = _tiny_plan(tmp_path / "wh")
+    corrupt = tmp_path / "wh" / "files" / "beta-0-py3-none-any.whl"  # the last part's: the others are fine
+    data = corrupt.read_bytes()
+    corrupt.write_bytes(data[:-1] + bytes([data[-1] ^ 1]))
+    result = _host_install(plan, tmp_path / "venv", tmp_path / "cache", tmp_path / "wh")
+    assert result.returncode == 1
+    (line,) = result.stderr.strip().splitlines()
+    assert line.startswith(f"host_install: {corrupt} has sha256 ") and "nothing was installed" in line
+    assert not (tmp_path / "venv").exists()
+
+
+def test_host_install_resumes_after_a_failure_and_a_second_run_changes_nothing(tmp_path):
+    plan = _tiny_plan(tmp_path / "wh")
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
+    site = next(venv.glob("lib/python*/site-packages"))
+    (site / "beta").write_text("a file where beta's package directory goes: its install fails")
+    failed = _host_install(plan, venv, tmp_path / "cache", tmp_path / "wh")
+    assert failed.returncode == 1
+    assert "installing 2-beta/pins failed" in failed.stderr and "resumes at 2-beta/pins" in failed.stderr
+    assert (site / "alpha" / "__init__.py").exists()
+
+    (site / "beta").unlink()
+    resumed = _host_install(plan, venv, tmp_path / "cache", tmp_path / "wh")
+    assert resumed.returncode == 0, resumed.stdout + resumed.stderr
+    assert "3 of 4 parts were installed already" in resumed.stdout
+    assert "installing 2-beta/pins" in resumed.stdout and "installing 1-alpha" not in resumed.stdout
+    check = subprocess.run(["bash", "-c", f"source {venv}/bin/activate-verl && python -c "
+                            "'import alpha, beta, os, sys; print(alpha.NAME, beta.NAME, os.environ[\"TINY\"], sys.prefix)'"],
+                           capture_output=True, text=True, env={"PATH": "/usr/bin:/bin"})
+    assert check.stdout.split() == ["alpha", "beta", "1", str(venv)], check.stderr
+    assert json.loads((venv / "verl-image/pins.json").read_text()) == plan["pins"]
+
+    before = _venv_state(venv)
+    again = _host_install(plan, venv, tmp_path / "cache", tmp_path / "wh")
+    assert again.returncode == 0, again.stderr
+    assert f"nothing changed: {venv} already holds tiny" in again.stdout
+    assert _venv_state(venv) == before
+
+
+# ---------------------------------------------------------------- the smoke suite in an exported environment
+
+def _exported_python(tmp_path, pins: dict) -> Path:
+    """A python whose prefix looks like a host install's: verl-image/export.json and pins.json beside it."""
+    venv = tmp_path / "env"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
+    (venv / "verl-image").mkdir()
+    (venv / "verl-image" / "export.json").write_text(json.dumps({"image": pins["image"]}))
+    (venv / "verl-image" / "pins.json").write_text(json.dumps(pins))
+    return venv / "bin" / "python"
+
+
+def _suite(python, tmp_path, *args):
+    result = subprocess.run([str(python), "-m", "smoke_tests", "--artifacts", str(tmp_path / "out"), *args],
+                            capture_output=True, text=True, cwd=tmp_path, env={"PYTHONPATH": str(REPO), "PATH": "/usr/bin:/bin"})
+    return result, {r["name"]: r for r in json.loads((tmp_path / "out" / "results.json").read_text())}
+
+
+def test_image_only_checks_are_not_run_in_an_exported_environment_and_do_not_fail_it(tmp_path):
+    python = _exported_python(tmp_path, json.loads((REPO / "images/cpu/pins.json").read_text()))
+    result, results = _suite(python, tmp_path, "--only", "conformance.leftovers")  # pins.json: the export's
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert results["conformance.leftovers"]["status"] == "NOT RUN"
+    assert "applies only inside an image" in results["conformance.leftovers"]["detail"]
+    assert "exported: " in result.stdout
+
+
+def test_a_device_check_not_run_still_fails_an_exported_environment(tmp_path):
+    python = _exported_python(tmp_path, json.loads((REPO / "images/npu-a3/pins.json").read_text()))
+    result, results = _suite(python, tmp_path, "--only", "conformance.leftovers,train")
+    assert result.returncode == 1
+    assert results["train"]["status"] == results["conformance.leftovers"]["status"] == "NOT RUN"
+    assert "no NPU" in results["train"]["detail"]
+
+
+def test_the_leftovers_check_names_what_the_build_left(tmp_path, monkeypatch):
+    from smoke_tests import conformance
+    from smoke_tests.outcome import CheckInput
+
+    (tmp_path / "tier").mkdir()
+    monkeypatch.setattr(conformance, "LEFTOVERS", (str(tmp_path / "tier"), str(tmp_path / "pip.conf")))
+    assert conformance.leftovers(CheckInput({})).status == "PASS"  # an empty mount point is no leftover
+    (tmp_path / "tier" / "torch.whl").write_text("x")
+    (tmp_path / "pip.conf").write_text("[global]\nindex-url = https://user:token@example/simple\n")
+    result = conformance.leftovers(CheckInput({}))
+    assert result.status == "FAIL"
+    assert f"{tmp_path}/tier/torch.whl is in the image" in result.detail and "pip.conf is in the image" in result.detail
