@@ -4,6 +4,7 @@ itself (installer/host_install.py) runs here on small wheels built by the test; 
 stack is installed in a container in tests/test_host_install.py."""
 
 import json
+import os
 import re
 import subprocess
 import sys
@@ -15,7 +16,7 @@ from image_pipeline.build import context
 from image_pipeline.build.wheelhouse import Wheelhouse
 from image_pipeline.cli import readme_blocks
 from image_pipeline.lock import lockfile
-from image_pipeline.render import dockerfile, install_plan, install_script, lint, tree
+from image_pipeline.render import dockerfile, install_script, lint, tree
 
 from conftest import REPO, edit, manifest, run_in_process, tree_snapshot
 
@@ -331,3 +332,90 @@ def test_the_leftovers_check_names_what_the_build_left(tmp_path, monkeypatch):
     result = conformance.leftovers(CheckInput({}))
     assert result.status == "FAIL"
     assert f"{tmp_path}/tier/torch.whl is in the image" in result.detail and "pip.conf is in the image" in result.detail
+
+
+# ---------------------------------------------------------------- what the NPU scripts fetch, from a wheelhouse
+
+def _host_module():
+    sys.path.insert(0, str(REPO / "installer"))
+    try:
+        import host_install
+    finally:
+        sys.path.pop(0)
+    return host_install
+
+
+def _git(cwd, *args):
+    return subprocess.run(["git", "-c", "user.email=t@t", "-c", "user.name=t", *args], cwd=cwd, check=True,
+                          capture_output=True, text=True).stdout.strip()
+
+
+@pytest.mark.parametrize("ref", ["tag", "branch"])
+def test_a_git_source_is_proven_again_offline_from_the_wheelhouse(tmp_path, ref):
+    """The wheelhouse keeps each git source as a repository; the host proves the pinned commit against it
+    with fetch_source.py, as the image's build proves it against the real one, with upstream gone."""
+    from image_pipeline.build import wheelhouse as host_side
+    from image_pipeline.manifest.model import Component
+
+    upstream = tmp_path / "upstream"
+    upstream.mkdir()
+    _git(upstream, "init", "-q", "-b", "main")
+    (upstream / "setup.py").write_text("one\n")
+    _git(upstream, "add", "setup.py")
+    _git(upstream, "commit", "-q", "-m", "one")
+    first = _git(upstream, "rev-parse", "HEAD")
+    _git(upstream, "tag", "v1")
+    (upstream / "setup.py").write_text("two\n")
+    _git(upstream, "commit", "-q", "-am", "two")
+    pin = {"tag": "v1"} if ref == "tag" else {"branch": "main"}
+    comp = Component("megatron-lm", ("components", "megatron-lm"),
+                     {"source": "git", "repo": f"file://{upstream}", "commit": first, **pin})
+    tree = host_side.checkout(comp, tmp_path / "cache")
+    host_side._export_tree(comp, tree, tmp_path / "wh" / "src" / f"megatron-lm-{first}")
+    subprocess.run(["rm", "-rf", str(upstream)], check=True)
+
+    host = _host_module()
+    fetch = {"git": f"file://{upstream}", "commit": first, **pin}
+    fetcher = host.Fetcher({"image": "npu-a3", "platform": "linux/arm64"}, REPO, tmp_path / "host-cache", tmp_path / "wh")
+    proven = fetcher.tree("megatron-lm", fetch)
+    assert _git(proven, "rev-parse", "HEAD") == first and (proven / "setup.py").read_text() == "one\n"
+
+    if ref == "tag":  # a wheelhouse whose tag points elsewhere than pinned is refused, as a moved tag is
+        moved = tmp_path / "wh" / "src" / f"megatron-lm-{first}"
+        (moved / "other").write_text("x")
+        _git(moved, "add", "-f", "other")
+        _git(moved, "commit", "-q", "-m", "moved")
+        _git(moved, "tag", "-f", "v1")
+        subprocess.run(["rm", "-rf", str(tmp_path / "host-cache" / "src")], check=True)
+        with pytest.raises(host.InstallError, match=f"tag v1 resolves to .*, pinned {first}: the tag moved"):
+            fetcher.tree("megatron-lm", fetch)
+
+
+def test_archives_and_index_externals_come_from_the_wheelhouse_as_the_lock_says(tmp_path):
+    import hashlib
+
+    from test_sources import make_archive
+
+    host = _host_module()
+    files = tmp_path / "wh" / "files"
+    files.mkdir(parents=True)
+    zipped = make_archive(files / "kernels-1-aarch64.zip", ["torch-memory-saver", "deep-ep"])
+    sha256 = hashlib.sha256(zipped.read_bytes()).hexdigest()
+    fetcher = host.Fetcher({"image": "npu-sglang-a3", "platform": "linux/arm64"}, REPO, tmp_path / "cache",
+                           tmp_path / "wh")
+    fetch = {"archive": f"https://example.invalid/{zipped.name}", "sha256": sha256,
+             "wheels": ["torch-memory-saver", "deep-ep"], "files": []}
+    wheels = fetcher.archive("sgl-kernel-npu-a3", fetch)
+    assert [w.name for w in wheels] == ["torch_memory_saver-0-py3-none-any.whl", "deep_ep-0-py3-none-any.whl"]
+    with pytest.raises(host.InstallError, match=f"{zipped} has sha256 {sha256}, the lock pins {'0' * 64}"):
+        fetcher.archive("sgl-kernel-npu-a3", {**fetch, "sha256": "0" * 64})
+    with pytest.raises(host.InstallError, match="holds 0 wheels of sgl-kernel-npu, not one"):
+        fetcher.archive("sgl-kernel-npu-a3", {**fetch, "wheels": ["sgl-kernel-npu"]})
+
+    arch = os.uname().machine
+    (files / f"triton_ascend-3.2.2-cp312-cp312-manylinux_2_27_{arch}.whl").write_bytes(b"wheel")
+    external = {"dist": "triton-ascend", "version": "3.2.2", "index": "https://example.invalid/simple",
+                "platform": "linux/arm64"}
+    assert fetcher.external(external).name.startswith("triton_ascend-3.2.2-")
+    with pytest.raises(host.InstallError, match="holds 0 wheels of triton-ascend 3.3.0"):
+        fetcher.external({**external, "version": "3.3.0"})

@@ -174,6 +174,7 @@ def _export_tree(comp, tree: Path, target: Path) -> None:
     from refs/heads/, which a checkout only has as refs/remotes/origin/."""
     if target.exists():
         return
+    target.parent.mkdir(parents=True, exist_ok=True)
     partial = target.with_name(target.name + f".{os.getpid()}.part")
     subprocess.run(["cp", "-a", str(tree), str(partial)], check=True)
     (partial / ".verified").unlink(missing_ok=True)
