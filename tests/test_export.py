@@ -360,9 +360,11 @@ def test_a_git_source_is_proven_again_offline_from_the_wheelhouse(tmp_path, ref)
     upstream = tmp_path / "upstream"
     upstream.mkdir()
     _git(upstream, "init", "-q", "-b", "main")
-    (upstream / "setup.py").write_text("one\n")
-    _git(upstream, "add", "setup.py")
-    _git(upstream, "commit", "-q", "-m", "one")
+    _git(upstream, "config", "uploadpack.allowFilter", "true")  # as GitHub: the checkout is a partial clone
+    for text in ("zero\n", "one\n"):  # history before the pinned commit: blobs the checkout never fetched
+        (upstream / "setup.py").write_text(text)
+        _git(upstream, "add", "setup.py")
+        _git(upstream, "commit", "-q", "-m", text.strip())
     first = _git(upstream, "rev-parse", "HEAD")
     _git(upstream, "tag", "v1")
     (upstream / "setup.py").write_text("two\n")
@@ -419,3 +421,46 @@ def test_archives_and_index_externals_come_from_the_wheelhouse_as_the_lock_says(
     assert fetcher.external(external).name.startswith("triton_ascend-3.2.2-")
     with pytest.raises(host.InstallError, match="holds 0 wheels of triton-ascend 3.3.0"):
         fetcher.external({**external, "version": "3.3.0"})
+
+
+def test_a_python_that_is_no_venv_or_conda_environment_is_refused_unless_asked(tmp_path):
+    host = _host_module()
+    system = tmp_path / "usr"
+    (system / "bin").mkdir(parents=True)
+    (system / "bin" / "python").symlink_to(sys.executable)
+    environment = host.Environment({"system_site_packages": False, "python": "3"}, system)
+    with pytest.raises(host.InstallError, match="is no venv or conda environment .* pass --system-python"):
+        environment.ensure(allow_system=False)
+    assert environment.ensure(allow_system=True) is False  # asked: installed into as it is, nothing created
+    (system / "conda-meta").mkdir()
+    assert environment.ensure(allow_system=False) is False  # a conda environment is one to install into
+
+
+def test_without_a_wheelhouse_files_are_downloaded_by_their_locked_url_or_index_page_and_checked(tmp_path):
+    import functools
+    import hashlib
+    import http.server
+    import threading
+
+    served = tmp_path / "served"
+    (served / "files").mkdir(parents=True)
+    (served / "simple" / "beta").mkdir(parents=True)
+    alpha, beta = _wheel(served / "files", "alpha"), _wheel(served / "files", "beta")
+    (served / "simple" / "beta" / "index.html").write_text(f'<a href="../../files/{beta.name}#sha256=x">{beta.name}</a>')
+    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(served))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    base = f"http://127.0.0.1:{server.server_port}"
+    try:
+        host = _host_module()
+        fetcher = host.Fetcher({"image": "tiny", "platform": "linux/amd64"}, REPO, tmp_path / "cache", None)
+        sha = {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in (alpha, beta)}
+        got = fetcher.file(alpha.name, sha[alpha.name], f"{base}/files/{alpha.name}")
+        assert got == tmp_path / "cache" / "files" / sha[alpha.name] / alpha.name and got.read_bytes() == alpha.read_bytes()
+        got = fetcher.file(beta.name, sha[beta.name], "", f"{base}/simple", "beta")  # the lock has no URL for it
+        assert got.read_bytes() == beta.read_bytes()
+        with pytest.raises(host.InstallError, match=f"served sha256 {sha[alpha.name]}, the lock pins {'0' * 64}"):
+            fetcher.file(alpha.name, "0" * 64, f"{base}/files/{alpha.name}")
+        assert not list((tmp_path / "cache" / "files" / ("0" * 64)).iterdir())  # no file, no partial one
+    finally:
+        server.shutdown()

@@ -171,7 +171,7 @@ def export(manifest, image, platform: str, root: Path, house: Wheelhouse, cache:
 
 def _export_tree(comp, tree: Path, target: Path) -> None:
     """A copy of a checked-out source whose ref a fresh fetch can ask for: fetch_source.py fetches a branch
-    from refs/heads/, which a checkout only has as refs/remotes/origin/."""
+    from refs/heads/, which a checkout only has as refs/remotes/origin/ (the head it was proven against)."""
     if target.exists():
         return
     target.parent.mkdir(parents=True, exist_ok=True)
@@ -180,7 +180,8 @@ def _export_tree(comp, tree: Path, target: Path) -> None:
     (partial / ".verified").unlink(missing_ok=True)
     git = ["git", "-C", str(partial)]
     if comp.get("branch"):
-        subprocess.run([*git, "update-ref", f"refs/heads/{comp.get('branch')}", comp.get("commit")], check=True)
+        branch = comp.get("branch")
+        subprocess.run([*git, "update-ref", f"refs/heads/{branch}", f"refs/remotes/origin/{branch}"], check=True)
     # a partial clone serves a partial fetch of the pinned commit's own objects, never GitHub's
     subprocess.run([*git, "config", "uploadpack.allowFilter", "true"], check=True)
     os.replace(partial, target)
