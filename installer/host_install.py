@@ -470,6 +470,10 @@ def main(argv=None) -> int:
     parser.add_argument("--system-python", action="store_true")
     args = parser.parse_args(argv)
     plan = json.load(sys.stdin)
+    if plan.get("format") != 1:
+        print(f"host_install: the plan is format {plan.get('format')}, this installer reads format 1: run the script "
+              f"from the checkout it was rendered in", file=sys.stderr)
+        return 2
     venv = args.venv.expanduser().absolute()
     args.cache.mkdir(parents=True, exist_ok=True)
     with open(args.cache / f".lock-{digest_of(str(venv))[:12]}", "w") as lock:

@@ -16,7 +16,8 @@
 #                      --out DIR` fills on a machine with network (every file is checked against the lock
 #                      before anything is installed); without it files are downloaded from their index
 #   --cache DIR        where downloads and checked-out sources go (default: ${XDG_CACHE_HOME:-~/.cache}/verl-ascend)
-#   --python PYTHON    the interpreter a new venv is made from (default: python3.12, else python3)
+#   --python PYTHON    the interpreter a new venv is made from (default: python3 if it is python 3.12, else
+#                      python3.12)
 #   --system-packages  install the image's missing system packages with apt-get first (Debian/Ubuntu, as root)
 #   --system-python    allow --venv to be a python that is no venv or conda environment (never done otherwise)
 #
