@@ -30,7 +30,7 @@ from .outcome import Result
 from .plan import CHECKS_FILE, FAULTS, Check, load_checks, select
 
 PINS = Path("/etc/verl-image/pins.json")
-EXPORT = Path(sys.prefix) / "verl-image" / "export.json"  # written by installer/host_install.py, never in an image
+EXPORT = Path(sys.prefix) / "verl-image" / "export.json"  # written by baremetal/host_install.py, never in an image
 
 
 PLACES = {"image": "inside an image", "exported": "in an environment a host install made"}

@@ -1,6 +1,6 @@
 """Bare-metal install scripts (images/<name>/install.<platform>.sh): rendered from the same pins and lock
 as the Dockerfile, drift-gated, shellcheck-clean, and the same parts as the build context. The install
-itself (installer/host_install.py) runs here on small wheels built by the test; the cpu image's whole
+itself (baremetal/host_install.py) runs here on small wheels built by the test; the cpu image's whole
 stack is installed in a container in tests/test_host_install.py."""
 
 import json
@@ -188,7 +188,7 @@ def test_export_writes_the_rendered_scripts_of_one_platform(repo_copy):
     assert all(outputs[Path(s)] == (REPO / s).read_text() for s in _scripts())
 
 
-# ---------------------------------------------------------------- installer/host_install.py, for real
+# ---------------------------------------------------------------- baremetal/host_install.py, for real
 
 def _wheel(directory: Path, dist: str) -> Path:
     """A small valid wheel of `dist` 0 with one package, written into directory."""
@@ -234,7 +234,7 @@ def _tiny_plan(wheelhouse: Path) -> dict:
 
 
 def _host_install(plan, venv, cache, wheelhouse):
-    return subprocess.run([sys.executable, str(REPO / "installer/host_install.py"), "--repo", str(REPO), "--venv",
+    return subprocess.run([sys.executable, str(REPO / "baremetal/host_install.py"), "--repo", str(REPO), "--venv",
                            str(venv), "--cache", str(cache), "--wheelhouse", str(wheelhouse)],
                           input=json.dumps(plan), capture_output=True, text=True)
 
@@ -337,7 +337,7 @@ def test_the_leftovers_check_names_what_the_build_left(tmp_path, monkeypatch):
 # ---------------------------------------------------------------- what the NPU scripts fetch, from a wheelhouse
 
 def _host_module():
-    sys.path.insert(0, str(REPO / "installer"))
+    sys.path.insert(0, str(REPO / "baremetal"))
     try:
         import host_install
     finally:

@@ -36,7 +36,7 @@ def house(tmp_path_factory) -> Path:
 
 def _exec(container, command: str, **kwargs):
     code, output = container.exec_run(["bash", "-c", command], **kwargs)
-    return code, output.decode(errors="replace")
+    return code, output.decode(errors="replace") if isinstance(output, bytes) else output
 
 
 @pytest.fixture(scope="module")

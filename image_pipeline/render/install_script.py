@@ -2,7 +2,7 @@
 same pins and lock as its Dockerfile.
 
 The script checks the host for the facts the image's base pins (architecture, glibc, python,
-CANN), then hands installer/host_install.py a plan: the image's parts (render/install_plan.py,
+CANN), then hands baremetal/host_install.py a plan: the image's parts (render/install_plan.py,
 the same ones the build context holds), its patches, its pins.json and the ENV of the final
 stage of the rendered Dockerfile (read from it, so the activation file sets what a container
 gets). A pins.yaml bump or a re-lock changes the plan, so the script changes in the same

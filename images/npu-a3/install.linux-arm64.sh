@@ -21,7 +21,7 @@
 #   --system-packages  install the image's missing system packages with apt-get first (Debian/Ubuntu, as root)
 #   --system-python    allow --venv to be a python that is no venv or conda environment (never done otherwise)
 #
-# Run it from a checkout of this repository: the install itself is installer/host_install.py, which runs
+# Run it from a checkout of this repository: the install itself is baremetal/host_install.py, which runs
 # installer/install_tier.py, payload/bin/apply_patches.py, payload/bin/fetch_source.py and installer/verify.py
 # from this checkout, as the image build does. A second run changes nothing; a failed run resumes at the
 # part that failed.
@@ -115,14 +115,14 @@ if [ -n "$CANN_VERSION" ]; then
         [ -f "$script" ] || fail "$script is missing: install CANN $CANN_VERSION's toolkit and NNAL (ATB), whose set_env scripts the image sources"
     done
 fi
-[ -f "$root/installer/host_install.py" ] || fail "run this script from a checkout of the repository (no installer/ next to images/)"
+[ -f "$root/baremetal/host_install.py" ] || fail "run this script from a checkout of the repository (no baremetal/ next to images/)"
 say "host: $have_arch, glibc $have_glibc, python $have_python ($python)${CANN_VERSION:+, CANN $CANN_VERSION}"
 
 # ---------------------------------------------------------------- the install, from the plan below
 args=(--repo "$root" --venv "$venv" --cache "$cache")
 [ -z "$wheelhouse" ] || args+=(--wheelhouse "$wheelhouse")
 [ "$system_python" = 0 ] || args+=(--system-python)
-"$python" "$root/installer/host_install.py" "${args[@]}" <<'PLAN'
+"$python" "$root/baremetal/host_install.py" "${args[@]}" <<'PLAN'
 {
  "format": 1,
  "image": "npu-a3",

@@ -356,7 +356,7 @@ class Environment:
         return Path(out)
 
     def activation(self) -> str:
-        lines = [f"# Written by installer/host_install.py: the ENV of image {self.plan['image']} "
+        lines = [f"# Written by baremetal/host_install.py: the ENV of image {self.plan['image']} "
                  f"({self.plan['platform']}) for this host.",
                  f"#   source {self.venv}/bin/activate-verl   (then: python -m smoke_tests --pins "
                  f"{self.home}/pins.json)"]
