@@ -93,7 +93,8 @@ def test_shellcheck_catches_a_bad_script(repo_copy, capsys):
          'say() { echo "install.sh: $*"; }\nls $venv')
     assert run_in_process("render", root=repo_copy).returncode == 0
     assert lint.shellcheck_all(M, repo_copy) == 1
-    assert "SC2086" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "shellcheck images/cpu/install.linux-amd64.sh: FAILED" in out and "[SC2086]" in out
 
 
 def test_the_plan_has_the_parts_of_the_dockerfile_in_its_order():

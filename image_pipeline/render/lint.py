@@ -35,15 +35,17 @@ def hadolint_all(manifest, root: Path) -> int:
 
 
 def shellcheck_all(manifest, root: Path) -> int:
+    """One shellcheck run over every install script and the entrypoint; a line per file."""
     binary = shutil.which("shellcheck")
     if not binary:
         raise UserError("shellcheck not found: run `make shellcheck` (Debian's shellcheck package)")
     scripts = [path for name in manifest.images for path in sorted((root / "images" / name).glob("install.*.sh"))]
-    failed = 0
-    for script in scripts + [root / "payload" / "bin" / "entrypoint"]:
-        result = subprocess.run([binary, "--shell=bash", str(script)], capture_output=True, text=True)
-        print(f"shellcheck {script.relative_to(root)}: {'ok' if result.returncode == 0 else 'FAILED'}")
-        if result.returncode:
-            failed += 1
-            sys.stdout.write(result.stdout + result.stderr)
-    return 1 if failed else 0
+    scripts.append(root / "payload" / "bin" / "entrypoint")
+    result = subprocess.run([binary, "--shell=bash", "--format=gcc", *map(str, scripts)], capture_output=True, text=True)
+    for script in scripts:
+        findings = [line for line in result.stdout.splitlines() if line.startswith(f"{script}:")]
+        print(f"shellcheck {script.relative_to(root)}: {'FAILED' if findings else 'ok'}")
+        sys.stdout.write("".join(line + "\n" for line in findings))
+    if result.returncode and not result.stdout:
+        raise UserError(f"shellcheck failed: {(result.stderr.strip().splitlines() or ['?'])[-1]}")
+    return 1 if result.returncode else 0
