@@ -9,12 +9,12 @@ PY := $(VENV)/bin/python
 BUILD := $(PY) build.py
 PLATFORM_FLAG := $(if $(PLATFORM),--platform $(PLATFORM),)
 
-.PHONY: image test check render lock lint smoke engine registry base wheelhouse venv tools clean help
+.PHONY: image test check render lock lint smoke engine registry shellcheck base wheelhouse venv tools clean help
 
 help:
 	@echo "make image [IMAGE=name] [PLATFORM=linux/arm64]  build, smoke-test and promote an image (default: the default image, this host's platform)"
 	@echo "make test                the test suite (slow docker tests included)"
-	@echo "make check               drift gate (renders and locks) + hadolint"
+	@echo "make check               drift gate (renders and locks) + hadolint + shellcheck"
 	@echo "make render              re-render images/ and the README tables from pins.yaml and the locks"
 	@echo "make lock                re-resolve every image's locks with uv (needs the package indexes)"
 	@echo "make smoke IMAGE=name    run the smoke suite in the promoted image"
@@ -30,7 +30,7 @@ image: venv
 TEST_PLATFORM := linux/arm64
 TEST_LOG := artifacts/test-image-$(notdir $(TEST_PLATFORM)).log
 
-test: venv tools registry
+test: venv tools registry shellcheck
 	$(BUILD) engine --platform $(TEST_PLATFORM)
 	@mkdir -p artifacts
 	@echo "make test: building the $(TEST_PLATFORM) image in the background (log: $(TEST_LOG))"
@@ -39,7 +39,7 @@ test: venv tools registry
 	if ! wait $$background; then echo "the $(TEST_PLATFORM) image failed:"; tail -50 $(TEST_LOG); status=1; fi; \
 	exit $$status
 
-check: venv
+check: venv shellcheck
 	$(BUILD) render --check
 	$(BUILD) lint
 
@@ -49,7 +49,7 @@ render: venv
 lock: venv
 	$(BUILD) lock
 
-lint: venv
+lint: venv shellcheck
 	$(BUILD) lint
 
 smoke: venv engine
@@ -67,6 +67,10 @@ engine: venv
 # Debian's docker-registry: a real registry on loopback for the publish tests.
 registry:
 	@command -v docker-registry >/dev/null || (apt-get update -q && apt-get install -y -q docker-registry)
+
+# Debian's shellcheck: `build.py lint` checks the rendered install scripts with it.
+shellcheck:
+	@command -v shellcheck >/dev/null || (apt-get update -q && apt-get install -y -q shellcheck)
 
 venv: $(VENV)/.installed
 

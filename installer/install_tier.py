@@ -26,7 +26,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-VENV = os.environ.get("VERL_IMAGE_VENV", "/opt/venv")  # another venv only in the project's own tests
+VENV = os.environ.get("VERL_IMAGE_VENV", "/opt/venv")  # another venv: the project's tests, host_install.py
 PIP = [f"{VENV}/bin/python", "-m", "pip", "install", "--no-index", "--no-deps", "--no-build-isolation",
        "--disable-pip-version-check", "--no-cache-dir", "--progress-bar", "off"]
 

@@ -21,7 +21,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-VENV_PYTHON = "/opt/venv/bin/python"
+VENV_PYTHON = os.environ.get("VERL_IMAGE_VENV", "/opt/venv") + "/bin/python"  # another: a host install
 
 
 def installed_versions() -> dict:

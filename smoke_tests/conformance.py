@@ -139,6 +139,23 @@ def patches(ctx):
     return judged("conformance.patches", problems, lines)
 
 
+# what the build bind-mounts or could leave behind: BuildKit leaves the mount points, empty
+LEFTOVERS = ("/tmp/tier", "/tmp/tier-built", "/tmp/build-src", "/tmp/patches", "/tmp/payload", "/tmp/netprofile",
+             "/etc/pip.conf", "/etc/xdg/pip/pip.conf", "/root/.config/pip", "/root/.pip", "/root/.netrc",
+             "/root/.cache/pip")
+
+
+def leftovers(ctx):
+    """Nothing of the build in the image: files under its mount points, pip settings (which may hold an
+    index's credentials) or caches. Only inside an image: on a host these are the user's."""
+    problems, lines = [], []
+    for place in map(Path, LEFTOVERS):
+        found = [place] if place.is_file() else [p for p in place.rglob("*") if p.is_file()] if place.is_dir() else []
+        lines.append(f"{place}: {len(found)} file(s)" if found else f"{place}: clean")
+        problems += [f"{path} is in the image" for path in found[:3]]
+    return judged("conformance.leftovers", problems, lines)
+
+
 def device(ctx):
     """The device the pins name is the one this container has, at the pinned CANN release."""
     from . import device as devices

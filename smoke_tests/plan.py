@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 CHECKS_FILE = Path(__file__).with_name("checks.json")
+WHERE = ("image", "exported")
 _TABLE = json.loads(CHECKS_FILE.read_text())
 FAULTS = {fault["name"]: fault for fault in _TABLE["faults"]}
 MODULES = _TABLE["modules"]  # module -> {where: modules it imports in turn}
@@ -34,6 +35,7 @@ class Check:
 
     def imports_for(self, device: str, roles) -> list:
         return _applicable(self.imports, device, roles)
+    where: tuple = WHERE  # image: only inside an image; exported: also in an environment a host install made
 
 
 def _applicable(by_where, device: str, roles) -> list:
@@ -46,7 +48,8 @@ def _pairs(by_where: dict) -> tuple:
 
 def load_checks(table: dict = _TABLE) -> list:
     return [Check(**{**item, "devices": tuple(item.get("devices", ("cpu", "npu"))),
-                     "roles": tuple(item.get("roles", ())), "imports": _pairs(item.get("imports", {}))})
+                     "roles": tuple(item.get("roles", ())), "imports": _pairs(item.get("imports", {})),
+                     "where": tuple(item.get("where", WHERE))})
             for item in table["checks"]]
 
 

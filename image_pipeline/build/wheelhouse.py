@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import UserError
+from ..files import link_or_copy
 from ..lock import artifacts, declared, lockfile
 from ..lock.request import uv_platform
 from ..paths import PAYLOAD
@@ -204,6 +205,45 @@ def checkout(comp, cache: Path) -> Path:
     return dest
 
 
+def export(manifest, image, platform: str, root: Path, house: Wheelhouse, cache: Path, profile, out: Path,
+           log=print) -> Path:
+    """The directory a host install reads with --wheelhouse (images/<name>/install.<platform>.sh): every
+    file of the lock, pinned sdist, external wheel and archive under files/ by name, each git source at
+    its pinned commit under src/<component>-<commit>/ as a repository fetch_source.py can prove it from
+    again, offline. Several images and platforms may share one directory."""
+    lock = lockfile.read(lockfile.path_for(root, image.name, platform))
+    (out / "files").mkdir(parents=True, exist_ok=True)
+    paths = [*house.files.values(), *house.source_builds.values()]
+    paths += [path for path in house.externals.values() if path.is_file()]
+    paths += [artifacts.fetch_archive(item["url"], item.get("sha256", ""), cache, profile.ssl_context())
+              for item in lock.archives]
+    for path in paths:
+        link_or_copy(path, out / "files" / path.name)
+    trees = [(manifest.components[name], tree) for name, tree in house.externals.items() if tree.is_dir()]
+    for comp, tree in trees:
+        _export_tree(comp, tree, out / "src" / f"{comp.name}-{comp.get('commit')}")
+    log(f"wheelhouse {out}: {len(paths)} files and {len(trees)} source trees for {image.name} {platform}")
+    return out
+
+
+def _export_tree(comp, tree: Path, target: Path) -> None:
+    """A copy of a checked-out source whose ref a fresh fetch can ask for: fetch_source.py fetches a branch
+    from refs/heads/, which a checkout only has as refs/remotes/origin/ (the head it was proven against)."""
+    if target.exists():
+        return
+    target.parent.mkdir(parents=True, exist_ok=True)
+    partial = target.with_name(target.name + f".{os.getpid()}.part")
+    subprocess.run(["cp", "-a", str(tree), str(partial)], check=True)
+    (partial / ".verified").unlink(missing_ok=True)
+    git = ["git", "-C", str(partial)]
+    if comp.get("branch"):
+        branch = comp.get("branch")
+        subprocess.run([*git, "update-ref", f"refs/heads/{branch}", f"refs/remotes/origin/{branch}"], check=True)
+    # a partial clone serves a partial fetch of the pinned commit's own objects, never GitHub's
+    subprocess.run([*git, "config", "uploadpack.allowFilter", "true"], check=True)
+    os.replace(partial, target)
+
+
 def test_tools(manifest, image, platform: str, root: Path, profile, cache: Path) -> Path:
     """The locked test tools of an image (the lock's test-tools tier), as a directory to mount for
     `build.py verl-tests`: files/ and a hash-pinned requirements.txt. Never in the image."""
@@ -222,8 +262,7 @@ def test_tools(manifest, image, platform: str, root: Path, profile, cache: Path)
     for entry in entries:
         path = artifacts.fetch_locked(entry, entry.index, mirrors.get(names.get(entry.index)), cache,
                                       profile.ssl_context())
-        if not (target / "files" / path.name).exists():
-            os.link(path, target / "files" / path.name)
+        link_or_copy(path, target / "files" / path.name)
         lines.append(f"{entry.name}=={entry.version} --hash=sha256:{entry.artifact.sha256}\n")
     (target / "requirements.txt").write_text("".join(sorted(lines)))
     return target

@@ -83,13 +83,18 @@ def _base(inv, args):
     return 0
 
 
-@command("wheelhouse", "download an image's locked files (and externals) for a platform, for the offline build",
-         lambda p: (image_arg(p, optional=True), platform_arg(p), _allow_unverified_arg(p), network_args(p)))
+@command("wheelhouse", "download an image's locked files (and externals) for a platform, for the offline build; "
+                       "--out DIR also lays them out for a host install (install.<platform>.sh --wheelhouse DIR)",
+         lambda p: (image_arg(p, optional=True), platform_arg(p), _allow_unverified_arg(p), network_args(p),
+                    p.add_argument("--out", type=Path, help="directory for images/<name>/install.*.sh --wheelhouse")))
 def _wheelhouse(inv, args):
     from ..build import wheelhouse
 
-    wheelhouse.fetch(inv.manifest, inv.image(args.image), _platform(args), inv.root, profile_of(args), inv.cache,
-                     allowed=args.allow_unverified)
+    image, platform, profile = inv.image(args.image), _platform(args), profile_of(args)
+    house = wheelhouse.fetch(inv.manifest, image, platform, inv.root, profile, inv.cache,
+                             allowed=args.allow_unverified)
+    if args.out:
+        wheelhouse.export(inv.manifest, image, platform, inv.root, house, inv.cache, profile, args.out.resolve())
     return 0
 
 

@@ -130,8 +130,47 @@ def _show(inv, args):
     return 0
 
 
-@command("lint", "run hadolint (with .hadolint.yaml) on every rendered Dockerfile, alternatives included")
+@command("lint", "run hadolint (with .hadolint.yaml) on every rendered Dockerfile, alternatives included, and "
+                 "shellcheck on every install script")
 def _lint(inv, args):
     from ..render import lint
 
-    return lint.hadolint_all(inv.manifest, inv.root)
+    dockerfiles = lint.hadolint_all(inv.manifest, inv.root)
+    scripts = lint.shellcheck_all(inv.manifest, inv.root)
+    return dockerfiles or scripts
+
+
+def _export_args(parser):
+    image_arg(parser)
+    parser.add_argument("--platform", choices=("linux/amd64", "linux/arm64"),
+                        help="only this platform's script (default: every platform of the image)")
+
+
+@command("export", "write an image's bare-metal install scripts (images/<name>/install.<platform>.sh, rendered from "
+                   "the same pins and lock as its Dockerfile) and say how to run them", _export_args)
+def _export(inv, args):
+    from ..files import atomic_write
+    from ..render import dockerfile, install_script
+
+    manifest = inv.manifest
+    image = manifest.image(args.image)
+    if args.platform and args.platform not in image.platforms:
+        raise UserError(f"{image.name} is not built for {args.platform} (platforms: {', '.join(image.platforms)})",
+                        key="--platform")
+    env = dockerfile.environment(inv.root / "templates")
+    rendered = dockerfile.render_image(env, manifest, image)["Dockerfile"]
+    scripts = install_script.render_scripts(env, manifest, image, inv.root, rendered)
+    for platform in [args.platform] if args.platform else image.platforms:
+        name = install_script.script_name(platform)
+        if name not in scripts:
+            raise UserError(f"{image.name} has no lock for {platform}: run `python build.py lock --image {image.name}`")
+        path = inv.root / "images" / image.name / name
+        if not path.exists() or path.read_text() != scripts[name]:
+            atomic_write(path, scripts[name])
+            print(f"wrote {path.relative_to(inv.root)}")
+        path.chmod(0o755)
+        print(f"{path.relative_to(inv.root)}: on a {platform} host, from this checkout:\n"
+              f"    {path.relative_to(inv.root)} [--venv DIR] [--wheelhouse DIR]   (--help for the rest)\n"
+              f"  air-gapped: `python build.py wheelhouse {image.name} --platform {platform} --out DIR` where the "
+              f"indexes answer, then copy DIR and this checkout over")
+    return 0

@@ -13,7 +13,9 @@ from ..errors import UserError
 from ..lock import lockfile
 from ..manifest import rules, schema
 from ..paths import VERL_TESTS_RECORD
+from ..manifest.model import arch_of
 from .dockerfile import tiers_of
+from .install_script import script_name
 
 BEGIN = "<!-- BEGIN GENERATED: {name} (python build.py render) -->"
 END = "<!-- END GENERATED: {name} -->"
@@ -65,9 +67,10 @@ def _images(manifest) -> str:
         rows.append([f"`{img.name}`" + (" (default)" if img.default else ""), img.device, img.soc_version or "-",
                      f"`{img.base.reference}`", img.python, torch, ", ".join(img.platforms),
                      _device_checks(img), f"`{manifest.repository}:{img.human_tag}`",
-                     f"[Dockerfile](images/{img.name}/Dockerfile)"])
+                     f"[Dockerfile](images/{img.name}/Dockerfile)",
+                     ", ".join(f"[{arch_of(p)}](images/{img.name}/{script_name(p)})" for p in img.platforms)])
     return tables.markdown(["image", "device", "SoC", "base", "python", "torch", "platforms", "device checks (CI)",
-                            "tag", "file"], rows)
+                            "tag", "file", "host install"], rows)
 
 
 def _device_checks(img) -> str:
@@ -226,6 +229,8 @@ def _smoke_checks(manifest, root: Path) -> str:
     for check in json.loads((root / CHECKS_FILE).read_text())["checks"]:
         images = [f"`{img.name}`" for img in manifest.images.values() if check_runs_in(check, img)]
         needs = "the image's device" if check["device"] else "no device"
+        if check.get("where") == ["image"]:
+            needs += "; inside an image only"
         kind = "figure" if check.get("kind") == "measurement" else ("opt-in" if check.get("optional") else "check")
         rows.append([f"`{check['name']}`", ", ".join(images) or "none", needs, kind, check["proves"]])
     return tables.markdown(["check", "runs in", "needs", "kind", "what it proves"], rows)
