@@ -351,16 +351,12 @@ CASES = [
     ("rule-roles-npu-only", insert_after(("images", "cpu", "stack", "verl"), "      torch_npu: torch_npu\n"),
      "images.cpu.stack.torch_npu", "[roles] 'torch_npu' is for npu images only", "torch_npu:"),
     ("rule-roles-backend", insert_after(("axes", "backend", "vllm", "stack", "vllm_ascend"), "        sglang: sglang\n"),
-     "axes.device.npu.stack",
+     "axes.line.latest.stack",
      "[roles] npu image 'npu-a2' needs exactly one rollout backend", "stack:"),  # where the merged stack starts
     ("rule-soc-npu-without", delete(("axes", "soc", "a3", "soc_version")), "images.npu-{soc}",
      "[soc] npu image 'npu-a3' needs soc_version", "npu-{soc}:"),
     ("rule-soc-cpu-with", insert_after(("images", "cpu", "runner"), "    soc_version: ascend910b1\n"),
      "images.cpu.soc_version", "[soc] cpu image 'cpu' must not set soc_version", "soc_version:"),
-    ("rule-soc-runner-device", set_value(("images", "cpu", "runner"), "ascend-a2"), "images.cpu.runner",
-     "[soc] runner 'ascend-a2' runs npu images, not 'cpu'", "runner:"),
-    ("rule-soc-runner-platform", delete(("runners", "hosted-cpu", "runs_on", "linux/arm64")), "images.cpu.runner",
-     "[soc] runner 'hosted-cpu' has no runs_on for linux/arm64", "runner:"),
     ("rule-patch-target", set_value(("patches", "mbridge-dequant-device", "target", "package"), "vllm-ascend"),
      "patches.mbridge-dequant-device.target.package",
      "[patch-targets-installed] patch 'mbridge-dequant-device' targets 'vllm-ascend', which image 'npu-sglang-a2' "
