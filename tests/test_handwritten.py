@@ -2,6 +2,7 @@
 (transformers, then verl) installed last, pip's cache purged in every pip step, nothing copied into a layer to be
 deleted later, the host's pip settings and CA as BuildKit secrets, every version from the pins."""
 
+import dataclasses
 import functools
 import re
 import sys
@@ -67,6 +68,14 @@ def rendered(platform: str) -> str:
 @pytest.mark.parametrize("platform", PLATFORMS)
 def test_transformers_then_verl_are_the_last_installs(platform):
     assert_weekly_components_last(rendered(platform), IMAGE, platform)
+
+
+def test_transformers_then_verl_stay_last_whatever_the_tier_order():
+    """Upstream installs what moves weekly last; the tiers' role order (pins.yaml) does not decide it."""
+    reversed_tiers = tuple(dataclasses.replace(tier, roles=tuple(reversed(tier.roles))) for tier in IMAGE.tiers)
+    image = dataclasses.replace(IMAGE, tiers=tuple(reversed(reversed_tiers)))
+    for platform in PLATFORMS:
+        assert_weekly_components_last(handwritten.render(image, platform), image, platform)
 
 
 @pytest.mark.parametrize("platform", PLATFORMS)
