@@ -35,7 +35,7 @@ import handwritten  # noqa: E402
 from conftest import LoopbackRegistry  # noqa: E402
 from layers import bumped_copy  # noqa: E402
 from image_pipeline import network  # noqa: E402
-from image_pipeline.build import base, engine, pipeline, wheelhouse  # noqa: E402
+from image_pipeline.build import base, engine, pipeline  # noqa: E402
 from image_pipeline.manifest import load_manifest  # noqa: E402
 from image_pipeline.manifest.model import arch_of  # noqa: E402
 from image_pipeline.publish import publish, registry, stages  # noqa: E402
@@ -104,15 +104,11 @@ def current_image(api, platform: str) -> str:
 
 def hand_context(root: Path, platform: str, target: Path) -> Path:
     m = load_manifest(root / "pins.yaml")
-    image = m.default_image
-    house = wheelhouse.fetch(m, image, platform, root, network.from_host(), CACHE, **QUIET)
-    torch = image.on(platform).role("torch")
-    wheel = house.files.get(torch.dist) or house.externals[torch.name]
-    return handwritten.context(m, image, platform, wheel, target)
+    return handwritten.context(m, m.default_image, platform, root, network.from_host(), CACHE, target)
 
 
 def build_hand(api, context: Path, platform: str, tag: str, cache_from=()) -> str:
-    handwritten.build(context, tag, platform, no_cache=False, buildkit=True, cache_from=cache_from)
+    handwritten.build(context, tag, platform, network.from_host(), cache_from=cache_from)
     return engine.image_id(api, tag)
 
 
