@@ -211,3 +211,64 @@ def test_every_requirer_of_an_overridden_pin_accepts_it_or_is_named_by_the_overr
                     unaccepted.append(f"{image.name} {platform}: {requirer} {entry.version} requires {line}; "
                                       f"{comp.name} pins {pinned.version}")
     assert not unaccepted, "\n".join(unaccepted)
+
+
+def test_locks_resolve_in_parallel_bounded_by_jobs(monkeypatch):
+    """Two locks resolve at once with jobs=2 (a barrier only two concurrent resolutions pass), one at a
+    time with jobs=1; the result is the same mapping either way."""
+    import threading
+
+    from image_pipeline import network
+    from image_pipeline.lock import resolve, run
+
+    two = [(M.images["cpu"], p) for p in M.images["cpu"].platforms]
+    monkeypatch.setattr(check, "check_pins", lambda *a: None)
+    monkeypatch.setattr(check, "targets", lambda manifest: two)
+    monkeypatch.setattr(resolve, "uv_version", lambda: "0")
+
+    def run_with(jobs):
+        barrier = threading.Barrier(2, timeout=3)
+
+        class Lock:
+            externals = packages = ()
+
+            def __init__(self, request):
+                self.text = request.platform
+
+            def to_toml(self):
+                return self.text
+
+        def fake(self, request, previous, fresh=False):
+            barrier.wait()
+            return Lock(request)
+
+        monkeypatch.setattr(resolve.Resolver, "resolve", fake)
+        return run.lock_all(M, REPO, network.from_host(), REPO / ".cache", jobs=jobs, log=lambda *_: None)
+
+    out = run_with(2)
+    assert list(out.values()) == [p for _, p in two]
+    with pytest.raises(threading.BrokenBarrierError):
+        run_with(1)
+
+
+def test_a_fresh_lock_hands_uv_no_preferences(monkeypatch, tmp_path):
+    from image_pipeline import network
+    from image_pipeline.lock import resolve
+    from image_pipeline.lock.request import build_request
+
+    image = next(img for img in M.images.values() if not build_request(M, img, img.platforms[0]).source_builds)
+    request = build_request(M, image, image.platforms[0])
+    previous = lockfile.read(lockfile.path_for(REPO, image.name, image.platforms[0]))
+    seen = []
+
+    def fake_uv(self, work, request, mirrors, fmt, prefer):
+        seen.append(prefer)
+        raise KeyboardInterrupt  # stop before anything resolves
+
+    monkeypatch.setattr(resolve, "uv_version", lambda: "0")
+    monkeypatch.setattr(resolve.Resolver, "_uv", fake_uv)
+    resolver = resolve.Resolver(network.from_host(), tmp_path, M)
+    for fresh in (False, True):
+        with pytest.raises(KeyboardInterrupt):
+            resolver.resolve(request, previous, fresh=fresh)
+    assert seen == [previous, None]

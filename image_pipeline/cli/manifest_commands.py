@@ -68,6 +68,9 @@ def _render(inv, args):
 def _lock_args(parser):
     parser.add_argument("--check", action="store_true", help="resolve, write nothing, fail if a lock would change")
     parser.add_argument("--image", action="append", help="only this image (repeatable)")
+    parser.add_argument("--fresh", action="store_true",
+                        help="resolve from scratch: the committed locks' versions are not preferred")
+    parser.add_argument("--jobs", type=int, help="locks resolved at once (default: one per core)")
     parser.add_argument("--platform", action="append", choices=("linux/amd64", "linux/arm64"),
                         help="only this platform (repeatable)")
     network_args(parser)
@@ -81,7 +84,7 @@ def _lock(inv, args):
     from ..files import atomic_write
 
     outputs = lock_all(inv.manifest, inv.root, profile_of(args), inv.cache, images=args.image,
-                       platforms=args.platform)
+                       platforms=args.platform, fresh=args.fresh, jobs=args.jobs)
     changed = {path: text for path, text in outputs.items() if not path.exists() or path.read_text() != text}
     if args.check:
         for path, text in changed.items():

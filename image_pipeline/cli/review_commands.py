@@ -24,6 +24,7 @@ def _bump_args(parser):
     parser.add_argument("--also", action="append", default=[], metavar="COMPONENT=VERSION",
                         help="bump another pin in the same change (pins that move together, e.g. torch_npu)")
     parser.add_argument("--dry-run", action="store_true", help="resolve and show the diff, write nothing")
+    parser.add_argument("--jobs", type=int, help="locks resolved at once (default: one per core)")
     network_args(parser)
 
 
@@ -36,7 +37,8 @@ def _bump(inv, args):
                                "commit": args.commit, "url": args.url, "sha256": args.sha256})]
     edits += [(name, {"version": version}) for name, version in (_pair(item) for item in args.also)]
     result = bump.bump(inv.root, edits, reason=args.reason, issue=args.issue, profile=profile_of(args),
-                       cache=inv.cache, extra_blocks=readme_blocks(), dry_run=args.dry_run)
+                       cache=inv.cache, extra_blocks=readme_blocks(), dry_run=args.dry_run,
+                       jobs=args.jobs)
     sys.stdout.write(tables.unified_diff(result.old_text, result.new_text, "pins.yaml"))
     verb = "would change" if args.dry_run else "changed"
     print(f"{verb}: {', '.join(result.changes) or 'nothing'}")

@@ -16,6 +16,7 @@ import shutil
 import subprocess
 import sys
 import tarfile
+import threading
 import urllib.parse
 import urllib.request
 import zipfile
@@ -157,7 +158,7 @@ def _links(text: str) -> list:
 def _store(location: str, sha256: str, target: Path, context) -> Path:
     """Download (or copy) to target, atomically; with a sha256, only bytes that match it."""
     target.parent.mkdir(parents=True, exist_ok=True)
-    partial = target.with_name(target.name + f".{os.getpid()}.part")
+    partial = target.with_name(target.name + f".{os.getpid()}-{threading.get_ident()}.part")  # locks run in threads
     try:
         if location.startswith(("http://", "https://")):
             with urllib.request.urlopen(location, timeout=TIMEOUT_S, context=context) as response, \

@@ -15,6 +15,7 @@ import zipfile
 from pathlib import Path
 
 from ..errors import UserError
+from ..files import atomic_write
 
 BLOCK = 1 << 16
 TIMEOUT_S = 60
@@ -72,8 +73,7 @@ def wheel_requires(location: str, size: int | None, sha256: str, cache: Path) ->
         text = cached.read_text()
     else:
         text = _read_metadata(location, size)
-        cached.parent.mkdir(parents=True, exist_ok=True)
-        cached.write_text(text)
+        atomic_write(cached, text)  # locks run in threads
     message = email.parser.Parser().parsestr(text)
     return message.get_all("Requires-Dist") or []
 

@@ -51,7 +51,7 @@ class Resolver:
         self.context = profile.ssl_context()
         self.version = uv_version()
 
-    def resolve(self, request, previous: LockFile | None) -> LockFile:
+    def resolve(self, request, previous: LockFile | None, fresh=False) -> LockFile:
         mirrors = self.profile.mirrors(request.indexes)
         inside = {build.component: artifacts.requirements_inside(build, self.cache, self.context)
                   for build in request.source_builds if build.requires_from}
@@ -63,7 +63,7 @@ class Resolver:
         with tempfile.TemporaryDirectory(prefix="lock-") as tmp:
             work = Path(tmp)
             _write_inputs(work, request, roots, mirrors)
-            annotated = self._uv(work, request, mirrors, "requirements.txt", previous)
+            annotated = self._uv(work, request, mirrors, "requirements.txt", None if fresh else previous)
             (work / "constraints.txt").write_text((work / "constraints.txt").read_text() + _pins(annotated))
             pylock = self._uv(work, request, mirrors, "pylock.toml", None)
         graph = _graph(annotated)

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import os
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from ..errors import UserError
@@ -11,21 +13,33 @@ from .request import build_request
 from .resolve import Resolver
 
 
-def lock_all(manifest, root: Path, profile, cache: Path, *, images=None, platforms=None, log=print) -> dict:
-    """{path: new text} for the selected locks, resolved; nothing is written here."""
+def default_jobs() -> int:
+    """uv spends a lock mostly waiting on index round trips, but its resolution is CPU work too: one lock
+    per core."""
+    return os.cpu_count() or 1
+
+
+def lock_all(manifest, root: Path, profile, cache: Path, *, images=None, platforms=None, fresh=False, jobs=None,
+             log=print) -> dict:
+    """{path: new text} for the selected locks, resolved `jobs` at a time; nothing is written here.
+    fresh: resolve without the previous lock's versions as preferences (a re-lock after an experiment
+    otherwise keeps every stale version that is still allowed)."""
     check.check_pins(manifest, root)
     resolver = Resolver(profile, cache, manifest)
-    out = {}
-    for image, platform in check.targets(manifest):
-        if (images and image.name not in images) or (platforms and platform not in platforms):
-            continue
+    selected = [(image, platform) for image, platform in check.targets(manifest)
+                if (not images or image.name in images) and (not platforms or platform in platforms)]
+    if not selected:
+        raise UserError("no lock matches the selection")
+
+    def one(target):
+        image, platform = target
         path = lockfile.path_for(root, image.name, platform)
         started = time.monotonic()
-        lock = resolver.resolve(build_request(manifest, image, platform), lockfile.read(path))
-        out[path] = lock.to_toml()
+        lock = resolver.resolve(build_request(manifest, image, platform), lockfile.read(path), fresh=fresh)
         externals = f", {len(lock.externals)} external" if lock.externals else ""
         log(f"lock {image.name} {platform}: {len(lock.packages)} packages{externals} "
             f"({time.monotonic() - started:.1f} s)")
-    if not out:
-        raise UserError("no lock matches the selection")
-    return out
+        return path, lock.to_toml()
+
+    with ThreadPoolExecutor(max_workers=max(1, min(jobs or default_jobs(), len(selected)))) as pool:
+        return dict(pool.map(one, selected))

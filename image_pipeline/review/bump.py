@@ -101,7 +101,7 @@ def edit(doc, name: str, values: dict) -> None:
 
 
 def bump(root: Path, edits: list, *, reason: str, issue: str | None, profile, cache: Path, extra_blocks: dict,
-         dry_run=False, log=print) -> BumpResult:
+         dry_run=False, jobs=None, log=print) -> BumpResult:
     """edits: [(component, {version, tag, branch, commit, url, sha256})]; the first is the main one."""
     pins = root / "pins.yaml"
     doc = document.load(pins)
@@ -133,7 +133,7 @@ def bump(root: Path, edits: list, *, reason: str, issue: str | None, profile, ca
             images = sorted({image for image, _ in affected_locks})
             platforms = sorted({platform for _, platform in affected_locks})
             for path, text in lock_all(manifest, scratch, profile, cache, images=images, platforms=platforms,
-                                       log=log).items():
+                                       jobs=jobs, log=log).items():
                 _write_raw(path, text)
         outputs = tree.render_all(manifest, scratch, extra_blocks)
         for rel, text in outputs.items():
