@@ -272,3 +272,20 @@ def test_a_fresh_lock_hands_uv_no_preferences(monkeypatch, tmp_path):
         with pytest.raises(KeyboardInterrupt):
             resolver.resolve(request, previous, fresh=fresh)
     assert seen == [previous, None]
+
+
+def test_a_resolution_uv_refuses_names_the_pin_in_pins_yaml():
+    """uv speaks of its own project ("lock-input"); the user reads pins.yaml:LINE of the pin it named."""
+    from image_pipeline.lock.request import build_request
+    from image_pipeline.lock.resolve import conflict
+
+    image = next(img for img in M.images.values() if any(c.name == "numpy-npu" for c in img.constraints))
+    numpy = M.components["numpy-npu"]
+    stderr = ("  × No solution found when resolving dependencies:\n  ╰─▶ Because opencv-python-headless>=4.13.0.90 "
+              f"depends on numpy>=2 and lock-input depends on numpy=={numpy.version}, we can conclude that your "
+              "requirements and opencv-python-headless>=4.13.0.90 are incompatible.\n")
+    message = str(conflict(stderr, build_request(M, image, image.platforms[0]), M))
+    assert message.startswith(f"pins.yaml:{M.line(numpy.keypath + ('version',))}: components.numpy-npu.version: ")
+    told, _, detail = message.partition(" (uv said: ")
+    assert f"the image's pins require numpy=={numpy.version}" in told and "lock-input" not in told
+    assert "opencv-python-headless>=4.13.0.90 depends on numpy>=2" in detail and "\n" not in message

@@ -247,7 +247,25 @@ def conflict(stderr: str, request, manifest) -> UserError:
         if line:
             return UserError(f"{match.group(1)} {match.group(2)} requires {match.group(3)}{match.group(4)}; "
                              f"{line} pins {match.group(3)} {pinned[2]} ({where})")
-    return UserError(f"the stack of {where} does not resolve: {summary}")
+    culprit = _pin_named(text, request, manifest)
+    summary = summary.replace(f"{PROJECT} depends on", "the image's pins require").replace(PROJECT, "the pins")
+    if culprit is None:
+        return UserError(f"the stack of {where} does not resolve: {summary}")
+    key = "version" if culprit.version else ("tag" if culprit.get("tag") else "branch")
+    return UserError(f"the stack of {where} does not resolve: {summary} (uv said: {text})", file=manifest.doc.name,
+                     line=manifest.line(culprit.keypath + (key,)), key=f"components.{culprit.name}.{key}")
+
+
+def _pin_named(text: str, request, manifest):
+    """The component of the image whose pin uv's explanation names first (`lock-input depends on X==1`
+    before any other mention), or None."""
+    if manifest is None or request.image not in manifest.images:
+        return None
+    image = manifest.images[request.image].on(request.platform)
+    by_dist = {canonicalize_name(c.dist): c for c in [*image.components, *image.constraints]}
+    named = re.findall(rf"{PROJECT} depends on ([A-Za-z0-9][A-Za-z0-9._-]*)", text) + re.findall(
+        r"([A-Za-z0-9][A-Za-z0-9._-]*)(?:==|>=|<=|!=|~=|<|>)", text)
+    return next((by_dist[canonicalize_name(n)] for n in named if canonicalize_name(n) in by_dist), None)
 
 
 def pin_line(manifest, component: str) -> str:
