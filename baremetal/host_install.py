@@ -130,7 +130,6 @@ class Fetcher:
             if len(found) != 1:
                 raise InstallError(f"the wheelhouse holds {len(found)} wheels of {dist} {version} for {arch}, not one; "
                                    f"{self.remake}")
-            say(f"{found[0].name}: external ({fetch['index']}), installed as downloaded")
             return found[0]
         target = self.cache / "externals" / f"{dist}-{version}-{fetch['platform'].replace('/', '-')}"
         found = sorted(target.glob("*.whl")) if target.exists() else []
@@ -284,7 +283,14 @@ def _stage_item(item: dict, fetcher: Fetcher, directory: Path) -> dict:
         (directory / "src" / item["component"]).symlink_to(fetcher.tree(item["component"], fetch).resolve())
     else:
         wheel = fetcher.external(fetch)
+        found = sha256_file(wheel)
+        if fetch["sha256"] and found != fetch["sha256"]:
+            raise InstallError(f"{wheel} has sha256 {found}, the lock pins {fetch['sha256']}: not the locked file; "
+                               f"nothing was installed")
+        if not fetch["sha256"]:  # the lock could not download it: taken as served, as the image's build does
+            say(f"{wheel.name}: external, not pinned by sha256: installed as downloaded (sha256 {found})")
         _link(wheel, directory / "files" / wheel.name)
+        item.update(file=wheel.name, sha256=found)
     return item
 
 

@@ -9,17 +9,25 @@ from pathlib import Path
 
 
 def atomic_write(path: Path, text: str) -> None:
-    """Replace one file through a temporary file and a rename (text written byte for byte)."""
+    """Replace one file through a temporary file and a rename (text written byte for byte), with the
+    mode a plain write would leave (mkstemp's is 0600): a shell script ours runs as it is, executable."""
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
         with os.fdopen(fd, "w", newline="") as handle:
             handle.write(text)
+        os.chmod(tmp, _mode_for(path))
         os.replace(tmp, path)
     except BaseException:
         if os.path.exists(tmp):
             os.unlink(tmp)
         raise
+
+
+def _mode_for(path: Path) -> int:
+    umask = os.umask(0)
+    os.umask(umask)
+    return (0o777 if path.suffix == ".sh" else 0o666) & ~umask
 
 
 def commit(changes: dict) -> None:

@@ -181,7 +181,8 @@ def test_bump_changes_only_the_pin_its_locks_and_the_images_that_use_it(repo):
                        root=repo)
     assert result.returncode == 0, result.stderr
     assert "affected images: cpu" in result.stdout
-    assert _changed(repo) == ["README.md", "images/cpu/Dockerfile", "images/cpu/pins.json",
+    assert _changed(repo) == ["README.md", "images/cpu/Dockerfile", "images/cpu/install.linux-amd64.sh",
+                              "images/cpu/install.linux-arm64.sh", "images/cpu/pins.json",
                               "images/cpu/pylock.linux-amd64.toml", "images/cpu/pylock.linux-arm64.toml", "pins.yaml"]
     assert _comments((repo / "pins.yaml").read_text()) == _comments(before)
     diff = [line for line in _git(repo, "diff", "-U0", "pins.yaml").splitlines()
@@ -194,8 +195,8 @@ def test_bump_changes_only_the_pin_its_locks_and_the_images_that_use_it(repo):
     assert f'name = "megatron-core"\nversion = "{new}"' in lock
     assert run_build("render", "--check", root=repo).returncode == 0
     matrix = json.loads(run_build("matrix", "--base", "HEAD", "--json", root=repo).stdout)
-    assert sorted((j["image"], j["platform"]) for j in matrix["include"]) == sorted(
-        ("cpu", p) for p in M.default_image.platforms)
+    assert sorted({(j["image"], j["platform"]) for j in matrix["include"]}) == sorted(
+        ("cpu", p) for p in M.default_image.platforms)  # one job per stage of each
 
 
 @pytest.mark.network
@@ -451,3 +452,21 @@ def test_a_base_written_before_a_rule_still_compares_pin_by_pin(repo):
     assert sglang.upstream and run_build("validate", root=repo).returncode == 0
     result = run_build("lint-pins", "--base", "HEAD", root=repo)
     assert result.returncode == 0 and "0 changed pin(s)" in result.stdout + result.stderr
+
+
+def test_a_round_trip_of_the_committed_pins_yaml_is_byte_for_byte_the_file():
+    """bump edits one value and dumps the whole document: every line it did not edit must come back as
+    written (ruamel would turn a key longer than 128 characters into an explicit `? key` block)."""
+    from image_pipeline.manifest import document
+
+    doc = document.load(REPO / "pins.yaml")
+    assert max(len(line) for line in doc.text.splitlines()) > 128
+    assert doc.dumps() == doc.text
+
+
+def test_files_written_through_a_commit_keep_the_mode_a_plain_write_gives_and_scripts_stay_executable(tmp_path):
+    """bump writes every generated file through files.commit: the install scripts it re-renders must stay
+    runnable (render --check refuses them otherwise), and nothing is left at mkstemp's 0600."""
+    script, text = tmp_path / "install.linux-amd64.sh", tmp_path / "pins.json"
+    files.commit({script: "#!/bin/sh\n", text: "{}\n"})
+    assert script.stat().st_mode & 0o111 == 0o111 and text.stat().st_mode & 0o044 == 0o044

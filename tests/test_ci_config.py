@@ -1,6 +1,7 @@
 """The CI pipeline and Renovate configuration, checked with real tools and the real pins.yaml."""
 
 import json
+import os
 import re
 import subprocess
 import sys
@@ -218,7 +219,10 @@ def test_the_validator_rejects_a_broken_config(tmp_path):
 
 
 def _make_recipe(target: str) -> list:
-    return subprocess.run(["make", "-n", target], capture_output=True, text=True, cwd=REPO).stdout.splitlines()
+    """`make -n target` as a shell prints it; run from a make (make test) too, whose MAKEFLAGS/MAKELEVEL would add
+    "Entering directory" lines and its command-line variables."""
+    env = {k: v for k, v in os.environ.items() if k not in ("MAKEFLAGS", "MAKELEVEL", "MFLAGS", "MAKEOVERRIDES")}
+    return subprocess.run(["make", "-n", target], capture_output=True, text=True, cwd=REPO, env=env).stdout.splitlines()
 
 
 def test_make_test_starts_the_arm64_build_in_the_background_first_and_waits_for_it():

@@ -13,9 +13,10 @@ from pathlib import Path
 import pytest
 
 from image_pipeline.build import context
-from image_pipeline.build.wheelhouse import Wheelhouse
+from image_pipeline.build.wheelhouse import Unverified, Wheelhouse
 from image_pipeline.cli import readme_blocks
 from image_pipeline.lock import lockfile
+from image_pipeline.lock.artifacts import sha256_file
 from image_pipeline.render import dockerfile, install_script, lint, tree
 
 from conftest import REPO, edit, manifest, run_in_process, tree_snapshot
@@ -119,7 +120,10 @@ def _fake_house(image, platform, lock, tmp_path) -> Wheelhouse:
             (tmp_path / "house" / item["component"]).mkdir(parents=True)
             house.externals[item["component"]] = tmp_path / "house" / item["component"]
         else:
-            house.externals[item["component"]] = touch(f"{item['dist']}-{item['version']}-py3-none-any.whl")
+            wheel = touch(f"{item['dist']}-{item['version']}-py3-none-any.whl")
+            house.externals[item["component"]] = wheel
+            if not item.get("sha256"):  # as the wheelhouse records a file fetched with --allow-unverified
+                house.unverified.append(Unverified(item["component"], wheel.name, sha256_file(wheel)))
     house.archives = {a["component"]: [touch(f"{w}-0-py3-none-any.whl") for w in a["wheels"]] for a in lock.archives}
     return house
 
@@ -140,8 +144,12 @@ def test_the_script_installs_what_the_build_context_holds(name, tmp_path):
         assert {p.name for p in (directory / "files").iterdir()} >= {f["name"] for f in part["files"]}
         built = json.loads((directory / "sources.json").read_text())
         planned = part["sources"]
-        assert [{k: v for k, v in i.items() if k not in ("fetch", "files")} for i in planned["items"]] == \
-               [{k: v for k, v in i.items() if k != "files"} for i in built["items"]]
+        host_fills = {"fetch", "files"} | {"file", "sha256"}  # the wheels it fetched, and the sha256 it checked
+        assert [{k: v for k, v in i.items() if k not in host_fills} for i in planned["items"]] == \
+               [{k: v for k, v in i.items() if k not in host_fills} for i in built["items"]]
+        assert [i.get("sha256") for i in planned["items"] if i.get("sha256")] == \
+               [i["sha256"] for i in built["items"] if i.get("sha256") and i["component"] in
+                {p["component"] for p in planned["items"] if p.get("sha256")}]
         assert (planned["compile"], planned["soc_version"]) == (built["compile"], built["soc_version"])
 
 

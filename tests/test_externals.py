@@ -20,6 +20,7 @@ from image_pipeline.lock import artifacts, lockfile, resolve
 from image_pipeline.lock.request import build_request
 from image_pipeline.lock.resolve import Resolver
 from image_pipeline.network import NetProfile
+from image_pipeline.render import install_plan
 
 from conftest import REPO, manifest, run_in_process
 
@@ -206,6 +207,7 @@ def test_the_build_context_names_the_externals_file_and_the_sha256_install_tier_
     house = wheelhouse.Wheelhouse(externals={comp.name: tmp_path / name},
                                   unverified=[] if locked else [wheelhouse.Unverified(comp.name, name, sha256)])
     (tmp_path / "tier" / "files").mkdir(parents=True)
-    item = context._item(image, comp, dataclasses.replace(LOCK, externals=externals), house, tmp_path / "tier")
+    planned = install_plan._item(image, comp, dataclasses.replace(LOCK, externals=externals), PLATFORM)
+    item = context._materialize(planned, house, tmp_path / "tier")
     assert (item["kind"], item["file"], item["sha256"]) == ("index", name, sha256)
     assert (tmp_path / "tier" / "files" / name).read_bytes() == data

@@ -53,7 +53,9 @@ def host(engine_client, cpu_image, house, tmp_path_factory):
         marker = f"{VENV}/verl-image/state/2-torch-pins.json"
         deadline = time.monotonic() + 1800
         while _exec(container, f"test -e {marker}")[0] != 0:
-            assert time.monotonic() < deadline, _exec(container, "tail -20 /tmp/first.log")[1]
+            running = _exec(container, "kill -0 $(cat /tmp/install.pid)")[0] == 0
+            assert running and time.monotonic() < deadline, (
+                _exec(container, "tail -20 /tmp/first.log; ls /wh/files | wc -l")[1])
             time.sleep(2)
         _exec(container, "kill -KILL -- -$(cat /tmp/install.pid)")
         code, resumed = _exec(container, f"{SCRIPT} --venv {VENV} --wheelhouse /wh")

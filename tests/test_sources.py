@@ -173,6 +173,7 @@ def test_the_build_context_installs_sglangs_tree_with_its_npu_pyproject_and_the_
     from image_pipeline.build import context
     from image_pipeline.build.wheelhouse import Wheelhouse
     from image_pipeline.render import install_plan
+    from image_pipeline.render import install_plan
 
     image = next(i for i in M.images.values() if i.role("sgl_kernel")).on("linux/arm64")
     sglang, kernels = image.role("sglang"), image.role("sgl_kernel")
@@ -269,6 +270,7 @@ def test_a_tree_upstream_puts_on_pythonpath_is_put_on_the_venvs_import_path_and_
     puts it on the venv's import path; verify.py (and conformance.versions) find it there, and miss it when not."""
     from image_pipeline.build import context
     from image_pipeline.build.wheelhouse import Wheelhouse
+    from image_pipeline.render import install_plan
 
     image = next(i for i in M.images.values() if any(c.import_path for c in i.components)).on("linux/arm64")
     comp = next(c for c in image.components if c.import_path)
@@ -278,7 +280,8 @@ def test_a_tree_upstream_puts_on_pythonpath_is_put_on_the_venvs_import_path_and_
     lock = lockfile.read(lockfile.path_for(REPO, image.name, "linux/arm64"))
     tier = tmp_path / "tier"
     (tier / "files").mkdir(parents=True)
-    item = context._item(image, comp, lock, Wheelhouse(externals={comp.name: tmp_path / "checkout"}), tier)
+    planned = install_plan._item(image, comp, lock, "linux/arm64")
+    item = install_plan._without_fetch(context._materialize(planned, Wheelhouse(externals={comp.name: tmp_path / "checkout"}), tier))
     assert item["kind"] == "git" and item["import_path"] == comp.import_path
     item["import_path"] = str(tmp_path / "sources" / comp.name / comp.install["path"])  # /opt is not ours here
     (tier / "requirements.txt").write_text("")

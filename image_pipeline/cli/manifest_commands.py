@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 
 from .. import tables
@@ -168,10 +169,9 @@ def _export(inv, args):
         if name not in scripts:
             raise UserError(f"{image.name} has no lock for {platform}: run `python build.py lock --image {image.name}`")
         path = inv.root / "images" / image.name / name
-        if not path.exists() or path.read_text() != scripts[name]:
+        if not path.exists() or path.read_text() != scripts[name] or not os.access(path, os.X_OK):
             atomic_write(path, scripts[name])
             print(f"wrote {path.relative_to(inv.root)}")
-        path.chmod(0o755)
         print(f"{path.relative_to(inv.root)}: on a {platform} host, from this checkout:\n"
               f"    {path.relative_to(inv.root)} [--venv DIR] [--wheelhouse DIR]   (--help for the rest)\n"
               f"  air-gapped: `python build.py wheelhouse {image.name} --platform {platform} --out DIR` where the "

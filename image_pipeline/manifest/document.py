@@ -23,6 +23,7 @@ from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
 from ruamel.yaml.composer import Composer
 from ruamel.yaml.constructor import RoundTripConstructor
+from ruamel.yaml.emitter import RoundTripEmitter
 from ruamel.yaml.error import MarkedYAMLError, YAMLError
 from ruamel.yaml.events import AliasEvent, ScalarEvent
 from ruamel.yaml.nodes import MappingNode
@@ -98,8 +99,15 @@ def dotted(keypath: KeyPath) -> str:
     return out
 
 
+class _Emitter(RoundTripEmitter):
+    # ruamel writes a key longer than 128 characters as an explicit `? key` block on dump, which would
+    # rewrite lines a bump never touched (the upstream-file URLs keyed under `differs`)
+    MAX_SIMPLE_KEY_LENGTH = 4096
+
+
 def _yaml() -> YAML:
     yaml = YAML()
+    yaml.Emitter = _Emitter
     yaml.Composer = _Composer
     yaml.Constructor = _Constructor
     yaml.preserve_quotes = True

@@ -78,8 +78,6 @@ def write(outputs: dict, manifest, root: Path) -> list:
             continue
         path.parent.mkdir(parents=True, exist_ok=True)
         atomic_write(path, text)
-        if path.suffix == ".sh":
-            path.chmod(0o755)  # the install scripts run as they are
         changed.append(str(rel))
     images_dir = root / "images"
     for path in sorted(images_dir.iterdir()) if images_dir.is_dir() else []:
