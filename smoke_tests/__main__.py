@@ -4,7 +4,8 @@ Each check runs in a fresh interpreter (several set process-global state), kille
 process group when it outlives its timeout. A check is PASS or FAIL; a device check on an
 image whose device is absent (an NPU image on a host without NPUs) is NOT RUN, never PASS,
 and the suite only passes when every selected check passed. Writes to --artifacts:
-results.json, metrics.txt (key:value), junit.xml and one log per check.
+results.json, metrics.txt (key:value), junit.xml, one log per check, and baseline.txt when a
+training check ran soundly.
 """
 
 from __future__ import annotations
@@ -105,6 +106,17 @@ def summary(results: list) -> str:
     return "\n".join(rows)
 
 
+def write_baseline_candidate(artifacts: Path, pins: dict) -> None:
+    """baseline.txt: what `build.py baseline --update` commits, merged from the training checks whose
+    run was sound (each writes <check>.baseline.txt only then; the host decides whether the suite
+    passed enough to use it)."""
+    candidates = sorted(artifacts.glob("*.baseline.txt"))
+    if candidates:
+        text = metrics.merge_candidates(pins["image"], pins["device"], metrics.this_arch(),
+                                        [path.read_text() for path in candidates])
+        (artifacts / metrics.CANDIDATE).write_text(text)
+
+
 def main(argv=None) -> int:
     args = parse(argv)
     checks = load_checks()
@@ -131,6 +143,7 @@ def main(argv=None) -> int:
     for result in results:
         merged.update(result.metrics)
     (args.artifacts / "metrics.txt").write_text(metrics.format_lines(merged))
+    write_baseline_candidate(args.artifacts, pins)
     (args.artifacts / "results.json").write_text(json.dumps([r.as_dict() for r in results], indent=1))
     write_junit(results, args.artifacts / "junit.xml")
     print(summary(results), flush=True)

@@ -108,6 +108,8 @@ def test_patch_check_against_the_pinned_release():
     assert result.returncode == 0, result.stdout + result.stderr
     version = MANIFEST.default_image.role("bridge").version
     assert f"mbridge-dequant-device (mbridge-{version}-py3-none-any.whl): ok" in result.stdout
+    verl = MANIFEST.default_image.role("verl").version
+    assert f"verl-cpu-process-group (verl-{verl}-py3-none-any.whl): ok" in result.stdout
 
 
 def test_a_diff_that_does_not_match_is_refused():

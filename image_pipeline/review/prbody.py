@@ -16,6 +16,7 @@ from .. import tables
 from ..lock import lockfile
 from ..manifest import rules
 from ..manifest.model import arch_of
+from ..smoke import plot
 from ..smoke.runner import parse_metrics
 from . import policy
 from .affected import Change
@@ -27,7 +28,7 @@ LOCK_LINES = 25
 def body(root: Path, change: Change, artifacts: Path | None) -> str:
     pins = policy.changed_pins(change.base_manifest, change.manifest)
     parts = [_title(pins), _pin_table(pins), _why(pins, change.manifest), _locks(root, change),
-             _externals(root, change), _rules(change), _images(change), _verification(root, change, artifacts)]
+             _externals(root, change), _rules(change), _images(change), _verification(change, artifacts)]
     return "\n\n".join(p for p in parts if p) + "\n"
 
 
@@ -139,7 +140,7 @@ def _images(change: Change) -> str:
     return "\n".join(lines)
 
 
-def _verification(root: Path, change: Change, artifacts: Path | None) -> str:
+def _verification(change: Change, artifacts: Path | None) -> str:
     lines = ["### Verification"]
     pending = []
     for name in change.images:
@@ -150,7 +151,7 @@ def _verification(root: Path, change: Change, artifacts: Path | None) -> str:
                 pending.append(f"- [ ] `{name}` {platform}: build and smoke-test on `{image.runner.name}` "
                                f"(`make image IMAGE={name} PLATFORM={platform}`)")
             else:
-                lines.append(_run_line(root, name, image, platform, run))
+                lines.append(_run_line(name, platform, run))
             tests = _latest(artifacts, f"{name}-verl-tests", platform, "summary.json") if artifacts else None
             if tests is not None:
                 lines.append(_tests_line(name, platform, tests))
@@ -171,7 +172,7 @@ def _platform_of(run: Path) -> str:
     return json.loads(meta.read_text()).get("platform", "") if meta.exists() else ""
 
 
-def _run_line(root, name, image, platform, run: Path) -> str:
+def _run_line(name, platform, run: Path) -> str:
     results = json.loads((run / "results.json").read_text())
     values = _metrics(run / "metrics.txt")
     counts = {}
@@ -180,15 +181,35 @@ def _run_line(root, name, image, platform, run: Path) -> str:
     failed = [r["name"] for r in results if r["status"] == "FAIL"]
     status = ("FAIL (" + ", ".join(failed) + ")") if failed else ("pass" if not counts.get("NOT RUN") else "incomplete")
     parts = [f"- `{name}` {platform}: {status}, " + ", ".join(f"{n} {s}" for s, n in sorted(counts.items()))]
-    if "train.loss.last" in values:
-        baseline = root / "smoke_tests" / "baselines" / f"{name}.{image.device}.txt"
-        base = _metrics(baseline).get("train.loss.last")
-        parts.append(f"loss {values['train.loss.first']:.3f} -> {values['train.loss.last']:.3f}"
-                     + (f" (baseline {base:.3f})" if base is not None else " (no baseline)"))
+    losses, notes = _training(run)
+    parts += losses
     for key, label in (("sync.collective.synthetic.gbps", "collective"), ("sync.mooncake.synthetic.gbps", "mooncake")):
         if key in values:
             parts.append(f"{label} {values[key]:.2f} GB/s")
-    return ", ".join(parts)
+    return "\n".join([", ".join(parts), *notes])
+
+
+def _training(run: Path) -> tuple:
+    """(loss summaries, notes) from each training check's <check>.curve.json: first -> last loss against
+    the baseline's last, and a note per version the baseline was made with that this run does not have."""
+    parts, notes = [], []
+    for path in sorted(run.glob("*.curve.json")):
+        data = json.loads(path.read_text())
+        found = plot.curves(data)
+        if "run" not in found:
+            continue
+        losses, base = found["run"][1], found.get("baseline", ((), ()))[1]
+        parts.append(f"`{data['check']}` loss {losses[0]:.3f} -> {losses[-1]:.3f}"
+                     + (f" (baseline {base[-1]:.3f})" if base else " (no baseline)"))
+        if not base:
+            continue
+        for what, version in sorted(data.get("made_with", {}).items()):
+            had = data.get("baseline_made_with", {}).get(what)
+            if had != version:
+                notes.append(f"  - note: `{data['check']}`'s baseline {data['baseline_file']} was made with {what} "
+                             f"{had or '(unrecorded)'}, this run has {version}: regenerate it from this image "
+                             f"(`build.py baseline --update`, README: Training baseline)")
+    return parts, notes
 
 
 def _tests_line(name, platform, run: Path) -> str:
