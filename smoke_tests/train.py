@@ -91,7 +91,8 @@ def report(name: str, image: str, device: str, run: TrainingRun, made_with: dict
         logs = (artifacts / f"{name}.verl.log", artifacts / f"{name}.verl.jsonl")
         (artifacts / f"{name}.diagnostics.txt").write_text("".join(f"--- {log.name}\n{logwait.describe(log)}"
                                                                    for log in logs))
-    return judged(name, problems + baseline_problems, [*summary(name, run), *notes], values)
+    steps, outcome = summary(name, run)
+    return judged(name, problems + baseline_problems, [*steps, *notes, *outcome], values)
 
 
 def free_port() -> int:
@@ -194,15 +195,15 @@ def judge(name: str, values: dict, path: Path, made_with: dict, perf_gate: bool 
     return problems, notes
 
 
-def summary(name: str, run: TrainingRun) -> list:
+def summary(name: str, run: TrainingRun) -> tuple:
+    """(one line per observed step and rank, the loss line: the detail of a passing check)."""
     losses = run.losses()
-    lines = [f"rank {o['rank']} step {o['step']}: {o.get('trainer')} -> {o.get('worker')} -> {o.get('engine')} "
+    steps = [f"rank {o['rank']} step {o['step']}: {o.get('trainer')} -> {o.get('worker')} -> {o.get('engine')} "
              f"({o.get('calls')}) {float(o.get('seconds', 0)):.3f} s"
              for o in sorted(run.observed, key=lambda o: (o["rank"], o["step"]))]
-    if losses:
-        lines.append(f"{name}: loss {losses[min(losses)]:.4f} -> {losses[max(losses)]:.4f} in {len(losses)} steps "
-                     f"of verl's SFT trainer on {len({o['rank'] for o in run.observed})} ranks")
-    return lines
+    outcome = [f"verl's SFT trainer, {len({o['rank'] for o in run.observed})} ranks: loss {losses[min(losses)]:.4f} -> "
+               f"{losses[max(losses)]:.4f} in {len(losses)} steps"] if losses else []
+    return steps, outcome
 
 
 def curve(name: str, run: TrainingRun, path: Path, made_with: dict) -> dict:

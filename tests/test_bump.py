@@ -111,7 +111,7 @@ def test_lint_pins_wants_a_reason_and_for_npu_pins_an_issue(repo):
 
 def test_affected_follows_every_kind_of_build_input(repo):
     assert run_build("affected", "--base", "HEAD", root=repo).stdout.split() == []
-    edit(repo / "smoke_tests/train.py", "LR = ", "LR  = ")
+    edit(repo / "smoke_tests/train.py", "LOSS_KEEP = ", "LOSS_KEEP  = ")
     lines = run_build("affected", "--base", "HEAD", root=repo).stdout.splitlines()
     assert sorted({line.split()[0] for line in lines}) == sorted(M.images)
     assert all("tree:smoke_tests" in line for line in lines)
@@ -206,7 +206,9 @@ def test_pr_body_a_reviewer_can_act_on(repo, tmp_path):
     (run / "run.json").write_text(json.dumps({"platform": "linux/amd64"}))
     (run / "results.json").write_text(json.dumps([{"name": "train", "status": "PASS"},
                                                   {"name": "sync.collective", "status": "PASS"}]))
-    (run / "metrics.txt").write_text("train.loss.first:6.94\ntrain.loss.last:0.64\nsync.collective.synthetic.gbps:0.85\n")
+    (run / "metrics.txt").write_text("train.loss.step_01:6.94\ntrain.loss.step_02:0.64\nsync.collective.synthetic.gbps:0.85\n")
+    (run / "train.curve.json").write_text(json.dumps({"check": "train", "run": {"1": 6.94, "2": 0.64},
+                                                      "baseline": {"1": 6.94, "2": 0.65}, "baseline_file": "b.txt"}))
     body = run_build("pr-body", "--base", "HEAD", "--artifacts", str(tmp_path / "artifacts"), root=repo,
                      check=True).stdout
     assert body.startswith(f"## Pin bump: megatron-core {CORE.version} -> {new}")
@@ -215,7 +217,8 @@ def test_pr_body_a_reviewer_can_act_on(repo, tmp_path):
     assert f"~ megatron-core {CORE.version} -> {new}" in body  # the lock changes, per platform
     assert "- [x] `torch-npu-matches-torch`" in body
     assert "| `cpu` | linux/amd64 | hosted-cpu |" in body
-    assert "- `cpu` linux/amd64: pass, 2 PASS, loss 6.940 -> 0.640" in body and "collective 0.85 GB/s" in body
+    assert "- `cpu` linux/amd64: pass, 2 PASS, `train` loss 6.940 -> 0.640 (baseline 0.650)" in body
+    assert "collective 0.85 GB/s" in body
     assert "- [ ] `cpu` linux/arm64: build and smoke-test on `hosted-cpu`" in body
 
 

@@ -439,9 +439,9 @@ def test_the_pr_body_shows_the_loss_and_a_baseline_made_with_other_versions(tmp_
     from image_pipeline.review import prbody
 
     data = {"check": "train", "run": {"1": 6.9, "8": 1.2}, "baseline": {"1": 6.9, "8": 1.25},
-            "baseline_file": "cpu.cpu.amd64.txt", "made_with": {"verl": "0.9.1", "torch": "t"},
-            "baseline_made_with": {"verl": "0.9.0", "torch": "t"}}
+            "baseline_file": "cpu.cpu.amd64.txt", "made_with": {"verl": "v-new", "torch": "t"},
+            "baseline_made_with": {"verl": "v-old", "torch": "t"}}
     (tmp_path / "train.curve.json").write_text(json.dumps(data))
     parts, notes = prbody._training(tmp_path)
     assert parts == ["`train` loss 6.900 -> 1.200 (baseline 1.250)"]
-    assert len(notes) == 1 and "baseline cpu.cpu.amd64.txt was made with verl 0.9.0, this run has 0.9.1" in notes[0]
+    assert len(notes) == 1 and "baseline cpu.cpu.amd64.txt was made with verl v-old, this run has v-new" in notes[0]
