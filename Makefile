@@ -2,18 +2,19 @@
 IMAGE ?=
 PLATFORM ?=
 IMAGE_ARGS ?=
+PYTEST_ARGS ?=
 PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 BUILD := $(PY) build.py
 PLATFORM_FLAG := $(if $(PLATFORM),--platform $(PLATFORM),)
 
-.PHONY: image test check render lock lint smoke engine registry base wheelhouse venv tools clean help
+.PHONY: image test check render lock lint smoke engine registry shellcheck base wheelhouse venv tools clean help
 
 help:
 	@echo "make image [IMAGE=name] [PLATFORM=linux/arm64]  build, smoke-test and promote an image (default: the default image, this host's platform)"
 	@echo "make test                the test suite (slow docker tests included)"
-	@echo "make check               drift gate (renders and locks) + hadolint"
+	@echo "make check               drift gate (renders and locks) + hadolint + shellcheck"
 	@echo "make render              re-render images/ and the README tables from pins.yaml and the locks"
 	@echo "make lock                re-resolve every image's locks with uv (needs the package indexes)"
 	@echo "make smoke IMAGE=name    run the smoke suite in the promoted image"
@@ -24,10 +25,21 @@ image: venv
 	$(BUILD) engine $(PLATFORM_FLAG)
 	$(BUILD) image $(IMAGE) $(PLATFORM_FLAG) $(IMAGE_ARGS)
 
-test: venv tools engine registry
-	$(PY) -m pytest --network
+# The tests of the arm64 image wait for its pipeline lock, so its build (under QEMU on x86, the longest
+# step) starts first, in the background, and overlaps the rest of the suite.
+TEST_PLATFORM := linux/arm64
+TEST_LOG := artifacts/test-image-$(notdir $(TEST_PLATFORM)).log
 
-check: venv
+test: venv tools registry shellcheck
+	$(BUILD) engine --platform $(TEST_PLATFORM)
+	@mkdir -p artifacts
+	@echo "make test: building the $(TEST_PLATFORM) image in the background (log: $(TEST_LOG))"
+	@$(BUILD) image --platform $(TEST_PLATFORM) --wait --progress plain > $(TEST_LOG) 2>&1 & background=$$!; \
+	status=0; $(PY) -m pytest --network $(PYTEST_ARGS) || status=$$?; \
+	if ! wait $$background; then echo "the $(TEST_PLATFORM) image failed:"; tail -50 $(TEST_LOG); status=1; fi; \
+	exit $$status
+
+check: venv shellcheck
 	$(BUILD) render --check
 	$(BUILD) lint
 
@@ -37,7 +49,7 @@ render: venv
 lock: venv
 	$(BUILD) lock
 
-lint: venv
+lint: venv shellcheck
 	$(BUILD) lint
 
 smoke: venv engine
@@ -55,6 +67,10 @@ engine: venv
 # Debian's docker-registry: a real registry on loopback for the publish tests.
 registry:
 	@command -v docker-registry >/dev/null || (apt-get update -q && apt-get install -y -q docker-registry)
+
+# Debian's shellcheck: `build.py lint` checks the rendered install scripts with it.
+shellcheck:
+	@command -v shellcheck >/dev/null || (apt-get update -q && apt-get install -y -q shellcheck)
 
 venv: $(VENV)/.installed
 

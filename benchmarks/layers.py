@@ -1,13 +1,14 @@
 #!/usr/bin/env python3
 """What a weekly bump re-ships: build.py's tiered image vs the hand-written Dockerfile, same bumps.
 
-    python benchmarks/layers.py [COMPONENT ...]      (default: transformers verl)
+    python benchmarks/layers.py [COMPONENT ...] [--hand-only]      (default: transformers verl)
 
 For each component: bump it to the nearest other release of its line in a scratch copy (with
 `build.py bump`, so the locks re-resolve), build the bumped image on top of the current one's layer
 cache, and push before and after to a loopback registry (Debian's docker-registry): re-shipped bytes
 are the compressed layers the registry did not have. The hand-written Dockerfile, rendered with the
-same releases, gets the same treatment. Needs `make image` first, the engine and PyPI.
+same releases, gets the same treatment; --hand-only measures it alone. Needs `make image` first (but
+for --hand-only), the engine and PyPI.
 """
 
 import subprocess
@@ -23,7 +24,7 @@ sys.path.insert(0, str(REPO / "tests"))
 import handwritten  # noqa: E402
 from conftest import LoopbackRegistry, copy_repo  # noqa: E402
 from image_pipeline import network  # noqa: E402
-from image_pipeline.build import engine, pipeline, wheelhouse  # noqa: E402
+from image_pipeline.build import engine, pipeline  # noqa: E402
 from image_pipeline.manifest import load_manifest  # noqa: E402
 from image_pipeline.publish import reship  # noqa: E402
 from test_layers import another_release  # noqa: E402
@@ -55,39 +56,43 @@ def ours(api, root: Path, platform: str) -> str:
 
 def hand(api, root: Path, platform: str, tag: str, tmp: Path) -> str:
     m = load_manifest(root / "pins.yaml")
-    image = m.default_image
-    house = wheelhouse.fetch(m, image, platform, root, network.from_host(), REPO / ".cache", **QUIET)
-    torch = image.on(platform).role("torch")
-    wheel = house.files.get(torch.dist) or house.externals[torch.name]
-    handwritten.build(handwritten.context(m, image, platform, wheel, tmp / tag), f"bench:{tag}", platform, no_cache=False)
+    profile = network.from_host()
+    context = handwritten.context(m, m.default_image, platform, root, profile, REPO / ".cache", tmp / tag)
+    handwritten.build(context, f"bench:{tag}", platform, profile)
     return engine.image_id(api, f"bench:{tag}")
 
 
 def main():
-    components = sys.argv[1:] or ["transformers", "verl"]
+    components = [arg for arg in sys.argv[1:] if not arg.startswith("--")] or ["transformers", "verl"]
+    with_ours = "--hand-only" not in sys.argv
     api = engine.client()
     platform = engine.host_platform()
     current = load_manifest(REPO / "pins.yaml")
     moving = f"{current.repository}:{current.default_image.name}-{platform.split('/')[1]}"
-    if engine.image_id(api, moving) is None:
+    if with_ours and engine.image_id(api, moving) is None:
         raise SystemExit(f"{moving} is not built: run `make image` first")
     rows = []
     with tempfile.TemporaryDirectory() as tmp_name:
         tmp = Path(tmp_name)
         registry = LoopbackRegistry(tmp).start()
         try:
-            base_ours = reship.pushed_layers(api, engine.image_id(api, moving), registry.address, "ours-before")
+            if with_ours:
+                base_ours = reship.pushed_layers(api, engine.image_id(api, moving), registry.address, "ours-before")
             base_hand = reship.pushed_layers(api, hand(api, REPO, platform, "hand-before", tmp), registry.address,
                                              "hand-before")
             for component in components:
                 root, change = bumped_copy(component, tmp)
-                after = reship.pushed_layers(api, ours(api, root, platform), registry.address, f"ours-{component}")
-                rows.append((component, change, "build.py (tiers)", reship.compare(base_ours, after)))
+                if with_ours:
+                    after = reship.pushed_layers(api, ours(api, root, platform), registry.address, f"ours-{component}")
+                    rows.append((component, change, "build.py (tiers)", reship.compare(base_ours, after)))
                 after = reship.pushed_layers(api, hand(api, root, platform, f"hand-{component}", tmp),
                                              registry.address, f"hand-{component}")
                 rows.append((component, change, "hand-written", reship.compare(base_hand, after)))
         finally:
             registry.stop()
+            for tag in ["hand-before", *(f"hand-{component}" for component in components)]:  # the tags made here
+                if engine.image_id(api, f"bench:{tag}"):
+                    api.images.remove(f"bench:{tag}", noprune=True)
     print(f"image {current.default_image.name} on {platform}; bytes are compressed layer sizes as pushed\n")
     print("| bump | release | build | layers changed | re-shipped MB | image MB | share |")
     print("|---|---|---|---|---|---|---|")

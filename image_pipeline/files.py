@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 import tempfile
 from pathlib import Path
 
@@ -36,3 +37,13 @@ def commit(changes: dict) -> None:
             else:
                 atomic_write(path, before[path])
         raise
+
+
+def link_or_copy(source: Path, target: Path) -> None:
+    """A hard link keeps a multi-GB wheelhouse from being copied (a copy across filesystems)."""
+    if target.exists():
+        return
+    try:
+        os.link(source, target)
+    except OSError:
+        shutil.copyfile(source, target)

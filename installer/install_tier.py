@@ -7,9 +7,11 @@ TIER_DIR (bind-mounted from the build context) holds:
   requirements.txt  the tier's locked packages, one `name==version --hash=sha256:...` per line
   files/            their wheels and sdists, downloaded and verified on the host
   sources.json      what is not resolved by the lock: pinned sdists built from source, index
-                    externals (installed pinned, --no-deps), the wheels of archives, git trees
+                    externals (installed pinned, --no-deps, their file checked against the
+                    sha256 the lock recorded), the wheels of archives, git trees
                     under src/ (installed from a subdirectory, with another pyproject.toml
-                    swapped in where pins.yaml says) and wheels a builder stage made (mounted
+                    swapped in where pins.yaml says, or put on the import path by a .pth where
+                    upstream uses PYTHONPATH) and wheels a builder stage made (mounted
                     at /tmp/tier-built/<component>)
 No resolver runs here: every pip call is --no-index --no-deps, locked packages with
 --require-hashes. Compilers for source builds are installed and purged in this same step,
@@ -24,7 +26,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-VENV = os.environ.get("VERL_IMAGE_VENV", "/opt/venv")  # another venv only in the project's own tests
+VENV = os.environ.get("VERL_IMAGE_VENV", "/opt/venv")  # another venv: the project's tests, host_install.py
 PIP = [f"{VENV}/bin/python", "-m", "pip", "install", "--no-index", "--no-deps", "--no-build-isolation",
        "--disable-pip-version-check", "--no-cache-dir", "--progress-bar", "off"]
 
@@ -86,14 +88,12 @@ def install_item(tier: Path, item: dict, soc_version: str) -> None:
         if not soc_version:
             sys.exit(f"install_tier: {item['dist']} needs {item['soc_env']} but the image has no soc_version")
         env[item["soc_env"]] = soc_version
-    if item["kind"] == "sdist":
+    if item["kind"] in ("sdist", "index"):
         path = tier / "files" / item["file"]
         found = sha256(path)
         if found != item["sha256"]:
             sys.exit(f"install_tier: {item['file']} has sha256 {found}, pinned {item['sha256']}")
         run([*PIP, str(path)], env)
-    elif item["kind"] == "index":
-        run([*PIP, "--find-links", str(tier / "files"), f"{item['dist']}=={item['version']}"], env)
     elif item["kind"] == "built":
         wheels = sorted(Path("/tmp/tier-built", item["component"]).glob("*.whl"))
         if len(wheels) != 1:
@@ -101,6 +101,8 @@ def install_item(tier: Path, item: dict, soc_version: str) -> None:
         run([*PIP, str(wheels[0])], env)
     elif item["kind"] == "wheels":
         run([*PIP, *(str(tier / "files" / name) for name in item["files"])], env)
+    elif item["kind"] == "git" and item.get("import_path"):
+        put_on_import_path(tier / "src" / item["component"] / item["path"], Path(item["import_path"]), item["component"])
     elif item["kind"] == "git":
         source = tier / "src" / item["component"]
         work = Path("/tmp/build-src") / item["component"]
@@ -112,6 +114,18 @@ def install_item(tier: Path, item: dict, soc_version: str) -> None:
         shutil.rmtree(work)
     else:
         sys.exit(f"install_tier: unknown source kind {item['kind']!r}")
+
+
+def put_on_import_path(tree: Path, target: Path, name: str) -> None:
+    """A tree upstream puts on PYTHONPATH instead of installing: copied to `target` and listed in a .pth of
+    the venv, so every interpreter of the venv imports it whatever launched it (no ENV to lose)."""
+    if target.exists():
+        sys.exit(f"install_tier: {target} already exists; {name} would be put on the import path twice")
+    shutil.copytree(tree, target, symlinks=True)
+    site = subprocess.run([f"{VENV}/bin/python", "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+                          capture_output=True, text=True, check=True).stdout.strip()
+    Path(site, f"{name}.pth").write_text(f"{target}\n")
+    print(f"install_tier: {name}: {target} is on the import path ({Path(site, name + '.pth')})", flush=True)
 
 
 if __name__ == "__main__":

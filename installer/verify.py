@@ -3,7 +3,8 @@
 
     python3 verify.py PINS_JSON
 
-  versions   every distribution pins.json names is installed at its pinned release
+  versions   every distribution pins.json names is installed at its pinned release (a tree put on
+             the import path instead: it is there and on the venv's sys.path)
   pip check  the installed set is consistent, except requirements on a distribution that
              pins.yaml overrides (numpy 1.26 under packages asking numpy>=2) or leaves out on
              purpose (`without`: e.g. triton, which xgrammar pulls in for GPUs)
@@ -20,7 +21,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-VENV_PYTHON = "/opt/venv/bin/python"
+VENV_PYTHON = os.environ.get("VERL_IMAGE_VENV", "/opt/venv") + "/bin/python"  # another: a host install
 
 
 def installed_versions() -> dict:
@@ -49,6 +50,9 @@ def check_versions(pins: dict, installed: dict) -> list:
         for comp in comps:
             if this_platform() not in comp.get("platforms", [this_platform()]):
                 continue
+            if comp.get("import_path"):
+                problems += check_import_path(role, comp)
+                continue
             # an archive pins its wheels by the archive's sha256, not by their own versions
             want = None if comp.get("wheels") else comp.get("version")
             for dist in comp.get("wheels") or [comp["dist"]]:
@@ -62,6 +66,18 @@ def check_versions(pins: dict, installed: dict) -> list:
         if have is not None and comp.get("version") and not same_release(have, comp["version"]):
             problems.append(f"constraint: {comp['dist']} is {have}, pinned {comp['version']}")
     return problems
+
+
+def check_import_path(role: str, comp: dict) -> list:
+    """A tree put on the import path (not installed): it is there and the venv's interpreter sees it."""
+    path = comp["import_path"]
+    seen = subprocess.run([VENV_PYTHON, "-c", "import sys; print('\\n'.join(sys.path))"],
+                          capture_output=True, text=True, check=True).stdout.splitlines()
+    if not Path(path).is_dir():
+        return [f"{role}: {comp['name']} should be at {path}, which does not exist"]
+    if path not in seen:
+        return [f"{role}: {comp['name']} is at {path}, which is not on the venv's import path"]
+    return []
 
 
 def check_consistency(pins: dict) -> list:
@@ -91,14 +107,18 @@ def native_extensions(root: Path):
             yield path
 
 
+def site_packages() -> Path:
+    return Path(subprocess.run([VENV_PYTHON, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+                               capture_output=True, text=True, check=True).stdout.strip())
+
+
 def check_libraries(pins: dict) -> list:
     """NPU images: ldd of every native extension; libraries packages load for each other (torch's
     libtorch.so for its extensions) are searched where they live in site-packages."""
     if pins["device"] != "npu":
         return []
     mounted = set(pins.get("mounted_libraries", []))
-    site = Path(subprocess.run([VENV_PYTHON, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
-                               capture_output=True, text=True, check=True).stdout.strip())
+    site = site_packages()
     extensions = list(native_extensions(site))
     search = sorted({str(path.parent) for path in extensions})
     env = dict(os.environ, LD_LIBRARY_PATH=":".join([os.environ.get("LD_LIBRARY_PATH", ""), *search]))

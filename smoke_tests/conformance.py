@@ -16,6 +16,7 @@ from pathlib import Path
 from packaging.version import Version
 
 from .outcome import judged
+from .plan import alternatives, load_checks, required_imports, select
 
 DEFAULTS_FILE = Path(__file__).with_name("checkpoint_defaults.json")
 PATCH_MARKERS = Path(sys.prefix) / "verl-image-patches"
@@ -44,6 +45,13 @@ def versions(ctx):
         for comp in comps:
             if here not in comp.get("platforms", [here]):
                 continue  # the build of another platform (pins.json lists every platform's)
+            if comp.get("import_path"):
+                on_path = comp["import_path"] in sys.path and Path(comp["import_path"]).is_dir()
+                lines.append(f"{role}: {comp['name']} on the import path at {comp['import_path']}"
+                             + ("" if on_path else "  <-- MISSING"))
+                if not on_path:
+                    problems.append(f"{role}: {comp['name']} is not on the import path at {comp['import_path']}")
+                continue
             # an archive pins its wheels by the archive's sha256, not by their own versions
             want = None if comp.get("wheels") else comp.get("version")
             for dist in comp.get("wheels") or [comp["dist"]]:
@@ -87,6 +95,9 @@ def verl_defaults(ctx):
     prepare_engines(ctx.pins["device"], require_device=False)
     problems, lines = [], []
     for row in json.loads(DEFAULTS_FILE.read_text()):
+        if not set(row.get("roles", ())) <= set(ctx.pins["stack"]):
+            lines.append(f"{row['setting']}: not in this image (its engine needs {', '.join(row['roles'])})")
+            continue
         found = _default(row["where"])
         lines.append(f"{row['setting']}: verl {found!r} ({row['where']}), documented {row['value']!r}")
         if found != row["value"]:
@@ -128,6 +139,23 @@ def patches(ctx):
     return judged("conformance.patches", problems, lines)
 
 
+# what the build bind-mounts or could leave behind: BuildKit leaves the mount points, empty
+LEFTOVERS = ("/tmp/tier", "/tmp/tier-built", "/tmp/build-src", "/tmp/patches", "/tmp/payload", "/tmp/netprofile",
+             "/etc/pip.conf", "/etc/xdg/pip/pip.conf", "/root/.config/pip", "/root/.pip", "/root/.netrc",
+             "/root/.cache/pip")
+
+
+def leftovers(ctx):
+    """Nothing of the build in the image: files under its mount points, pip settings (which may hold an
+    index's credentials) or caches. Only inside an image: on a host these are the user's."""
+    problems, lines = [], []
+    for place in map(Path, LEFTOVERS):
+        found = [place] if place.is_file() else [p for p in place.rglob("*") if p.is_file()] if place.is_dir() else []
+        lines.append(f"{place}: {len(found)} file(s)" if found else f"{place}: clean")
+        problems += [f"{path} is in the image" for path in found[:3]]
+    return judged("conformance.leftovers", problems, lines)
+
+
 def device(ctx):
     """The device the pins name is the one this container has, at the pinned CANN release."""
     from . import device as devices
@@ -135,6 +163,8 @@ def device(ctx):
     problems, lines = [], []
     found = devices.for_pins(ctx.pins)  # on NPU: torch_npu imports and sees an NPU, or this raises
     lines.append(f"device {found.kind} (pinned {ctx.pins['device']})")
+    if found.kind != ctx.pins["device"]:
+        problems.append(f"the checks would run on {found.kind}, pinned {ctx.pins['device']}")
     if ctx.pins["device"] == "npu":
         import torch
 
@@ -155,39 +185,41 @@ def cann_version() -> str:
     return "unknown (no ascend_toolkit_install.info or version.info)"
 
 
-MODULES = ("megatron.core", "mooncake.engine", "verl.checkpoint_engine.base", "verl.workers.rollout")
-# what each stack role must make importable; verl's Mooncake engine takes StatelessProcessGroup from
-# vllm's distributed utils, or sglang's where vllm is absent
-ROLE_MODULES = {"vllm": ("vllm.distributed.utils",), "vllm_ascend": ("vllm_ascend",),
-                "sglang": ("sglang.srt.distributed.utils",),
-                "sgl_kernel": ("sgl_kernel_npu", "deep_ep", "torch_memory_saver"),
-                "torch_npu": ("torch_npu",), "mindspeed": ("mindspeed",)}
-
-
-def modules_of(stack: dict) -> tuple:
-    return MODULES + tuple(m for role, modules in ROLE_MODULES.items() if role in stack for m in modules)
-
-
 def imports(ctx):
-    """What verl's RL loop imports, on the device: its engines and rollout workers, Megatron, Mooncake."""
+    """Everything the image's checks import (checks.json `imports`, and what `modules` says those need),
+    on the device; and the checkpoint engines its sync checks drive are registered."""
     from .sync.adapt import prepare_engines
 
-    prepare_engines(ctx.pins["device"])
+    device_kind, roles = ctx.pins["device"], ctx.pins["stack"]
+    prepare_engines(device_kind)
+    chosen = select(load_checks(), device_kind, "", True, roles)
     problems, lines = [], []
-    for module in modules_of(ctx.pins["stack"]):
-        try:
-            importlib.import_module(module)
-            lines.append(f"import {module}: ok")
-        except Exception as exc:
-            problems.append(f"import {module} failed: {type(exc).__name__}: {exc}")
+    for module, users in required_imports(chosen, device_kind, roles).items():
+        found, failures = _import_first(alternatives(module))
+        if found:
+            lines.append(f"import {found}: ok" + (f" (the first of {module})" if found != module else ""))
+        else:
+            problems.append(f"import {' or '.join(failures)} failed (needed by {', '.join(users)})")
     from verl.checkpoint_engine import CheckpointEngineRegistry
 
-    for backend in ("nccl", "mooncake"):
+    for backend in dict.fromkeys(c.engine for c in chosen if c.engine):
         try:
             lines.append(f"checkpoint engine {backend!r}: {CheckpointEngineRegistry.get(backend).__name__}")
         except ValueError as exc:
             problems.append(str(exc)[:300])
     return judged("conformance.imports", problems, lines)
+
+
+def _import_first(modules: list) -> tuple:
+    """(the first module that imports or "", each failure as `module: error`)."""
+    failures = []
+    for module in modules:
+        try:
+            importlib.import_module(module)
+            return module, failures
+        except Exception as exc:
+            failures.append(f"{module} ({type(exc).__name__}: {exc})")
+    return "", failures
 
 
 def external_modules(ctx):

@@ -139,6 +139,35 @@ def cpu_image_arm64(engine_client):
     return outcome
 
 
+def release_before(dist: str, version: str) -> str:
+    """The newest release of dist older than version, as the package index lists them."""
+    from packaging.version import Version
+
+    listing = subprocess.run([sys.executable, "-m", "pip", "index", "versions", dist], capture_output=True, text=True,
+                             check=True).stdout
+    releases = [Version(v.strip()) for v in listing.split("versions:", 1)[1].split(",")]
+    return str(max(v for v in releases if v < Version(version) and not v.is_prerelease))
+
+
+@pytest.fixture(scope="session")
+def previous_verl_image(engine_client, cpu_image, tmp_path_factory):
+    """The promoted cpu image with the verl release before the pinned one in its place (the pinned release
+    added the Mooncake engine's completion-slot drain): (reference, version)."""
+    from image_pipeline.build import engine
+
+    version = release_before("verl", manifest().default_image.role("verl").version)
+    context = tmp_path_factory.mktemp("previous-verl")
+    subprocess.run([sys.executable, "-m", "pip", "download", "--no-deps", "--only-binary", ":all:", "--dest",
+                    str(context), f"verl=={version}"], check=True, capture_output=True)
+    wheel = next(context.glob("verl-*.whl")).name
+    (context / "Dockerfile").write_text(f"FROM {cpu_image.tags.final}\nCOPY {wheel} /tmp/\n"
+                                        f"RUN pip install --no-index --no-deps /tmp/{wheel} && rm /tmp/{wheel}\n")
+    reference = f"verl-ascend:cpu-verl-{version}-test"
+    engine.build(context, reference, platform=engine.host_platform(), buildargs={}, labels={}, plain=True)
+    yield reference, version
+    engine_client.images.remove(reference, force=True)
+
+
 # ---------------------------------------------------------------- a real registry on loopback
 
 class LoopbackRegistry:

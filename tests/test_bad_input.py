@@ -4,12 +4,15 @@ Cases edit a scratch copy of the real pins.yaml by key (the line the key is on),
 version they write is derived from the manifest: no pinned version is spelled out here.
 """
 
+import math
 import re
 
 import pytest
 from packaging.version import Version
 
-from image_pipeline.manifest import document
+from image_pipeline.manifest import document, grammar, load
+from image_pipeline.manifest.model import arch_of
+from image_pipeline.manifest.references import HASH_CHARS, Tags, base_reference
 
 from conftest import REPO, manifest, run_build, run_in_process, tree_snapshot
 
@@ -76,6 +79,70 @@ KERNELS = SGLANG.role("sgl_kernel")  # an archive whose file names say what it w
 KERNELS_URL = KERNELS.build_for("linux/arm64")["url"]
 SGLANG_CANN = SGLANG.base.get("tag").split("-")[0]
 
+
+# ---------------------------------------------------------------- Docker's limits, from the pipeline's own shapes
+
+def longest_tag(image, name=None, human=None) -> int:
+    """The longest tag the pipeline makes for the image (renamed `name`, human tag `human`)."""
+    return max(len(tag.split(":", 1)[1]) for platform in image.platforms
+               for tag in Tags(M.repository, name or image.name, "0" * HASH_CHARS, human or image.human_tag,
+                               arch_of(platform), host=True).every)
+
+
+def longest_fitting(make_tag_length) -> int:
+    """The largest n whose tags (make_tag_length(n)) still fit Docker's limit."""
+    n = 1
+    while make_tag_length(n + 1) <= grammar.MAX_TAG_CHARS:
+        n += 1
+    return n
+
+
+# an image name, a human tag and a base tag exactly as long as Docker allows once the pipeline's
+# suffixes (content hash, arch, -candidate) are added; one more character is refused
+NAME_FITS = longest_fitting(lambda n: longest_tag(CPU, name="c" * n))
+HUMAN_FITS = longest_fitting(lambda n: longest_tag(CPU, human="h" * n))
+BASE = CPU.base
+BASE_FITS = longest_fitting(lambda n: max(len(base_reference(BASE.get("image"), "b" * n, arch_of(p)).split(":")[1])
+                                          for p in CPU.platforms))
+LONGEST_REGISTRY = max(len(r.url) for r in M.registries.values())
+REPOSITORY_FITS = grammar.MAX_NAME_CHARS - len("/") - LONGEST_REGISTRY
+
+
+def rename_cpu(name):
+    return substitute(at("images", CPU.name), f"  {name}:\n")
+
+
+def rename_component(old, new):
+    """The component's key and every reference to it (a stack role, or a list)."""
+    def change(lines):
+        text = "".join(lines).replace(f"  {old}:\n", f"  {new}:\n", 1)
+        return re.sub(rf"(: |\[|, ){re.escape(old)}(?=[,\]\n])", rf"\g<1>{new}", text).splitlines(keepends=True)
+    return change
+
+
+def human_tag(length):
+    return set_value(("images", CPU.name, "tag"), "h" * length)
+
+
+def base_tag(length):
+    return set_value(("components", BASE.name, "tag"), "b" * length)
+
+
+def explode(axes: int, values: int):
+    """cpu expanded over `axes` new axes of `values` values each (values**axes images)."""
+    def change(lines):
+        block = "".join(f"  x{a}:\n" + "".join(f"    v{v}: {{}}\n" for v in range(values)) for a in range(axes))
+        expand = "".join(f"      x{a}: [{', '.join(f'v{v}' for v in range(values))}]\n" for a in range(axes))
+        name = CPU.name + "".join(f"-{{x{a}}}" for a in range(axes))
+        lines = insert_after(("axes",), block)(lines)
+        lines = substitute(at("images", CPU.name), f"  {name}:\n    expand:\n{expand}")(lines)
+        return lines
+    return change
+
+
+# more builds (images x platforms) than the bound allows, though fewer images than it
+OVER_BUILDS = math.isqrt(load.MAX_BUILDS // len(CPU.platforms)) + 1
+
 # (id, edit, key the message must name (None: no key), words it must contain, text on the reported line)
 CASES = [
     ("yaml-syntax", set_value(("components", "torch", "source"), "[pypi"), None, "YAML syntax error", None),
@@ -97,7 +164,7 @@ CASES = [
      "missing required key 'commit'", "mindspeed:"),
     ("short-commit", set_value(("components", "mindspeed", "commit"), "e4772499"), "components.mindspeed.commit",
      "full 40-hex commit sha", "commit: e4772499"),
-    ("tag-and-branch", insert_after(("components", "vllm-ascend-source", "tag"), "    branch: main\n"),
+    ("tag-and-branch", insert_after(("components", "vllm-ascend-source", "branch"), "    tag: v0\n"),
      "components.vllm-ascend-source", "exactly one of 'tag' or 'branch'", "vllm-ascend-source:"),
     ("unknown-component", set_value(("images", "cpu", "stack", "bridge"), "mbridgee"), "images.cpu.stack.bridge",
      "unknown component 'mbridgee'", "mbridgee"),
@@ -163,7 +230,7 @@ CASES = [
     ("rule-tag-names-a-per-platform-role", set_value(("images", "cpu", "tag"), "cpu-py{python}-torch{torch}"),
      "images.cpu.tag", "installs another component per platform", "tag:"),
     ("placeholder-of-no-axis", set_value(("axes", "backend", "sglang", "base"), "cann-x-{chip}"),
-     "axes.backend.sglang.base", "uses {chip} but the image expands over device, soc, backend", "base:"),
+     "axes.backend.sglang.base", "uses {chip} but the image expands over device, soc, line, backend", "base:"),
     ("placeholder-names-no-component", set_value(("axes", "backend", "sglang", "stack", "sgl_kernel"), "kernels-{soc}"),
      "axes.backend.sglang.stack.sgl_kernel", "unknown component 'kernels-a2'", "sgl_kernel:"),
     ("archive-url-placeholder", substitute(KERNELS_URL, KERNELS_URL.replace("{version}", "{release}", 1)),
@@ -189,6 +256,111 @@ CASES = [
      f"components.{KERNELS.name}.builds.linux/arm64.url", "url does not contain version", "url:"),
     ("rule-alternative-fit", set_value(("components", "mooncake-npu-source", "alternative_to"), "vllm-ascend"),
      "components.mooncake-npu-source.alternative_to", "alternatives-fit", "alternative_to:"),
+    # ---- bad input, round three (issue 23): each a class the loader accepted, crashed on or hung on
+    # 1. Docker's limits, including the suffixes the pipeline adds to a tag
+    ("image-name-too-long-for-its-tags", rename_cpu("c" * (NAME_FITS + 1)), f"images.{'c' * (NAME_FITS + 1)}",
+     f"longer than Docker's {grammar.MAX_TAG_CHARS}", "c" * (NAME_FITS + 1)),
+    ("image-name-too-long-for-a-file", rename_cpu("c" * (grammar.MAX_FILE_NAME_BYTES + 1)),
+     f"images.{'c' * (grammar.MAX_FILE_NAME_BYTES + 1)}", "file name", "cccc"),
+    ("component-name-too-long-for-a-file", rename_component("setuptools", "s" * (grammar.MAX_FILE_NAME_BYTES + 1)),
+     f"components.{'s' * (grammar.MAX_FILE_NAME_BYTES + 1)}", "file name", "sss"),
+    ("human-tag-too-long-with-arch", human_tag(HUMAN_FITS + 1), f"images.{CPU.name}.tag",
+     f"longer than Docker's {grammar.MAX_TAG_CHARS}", "tag:"),
+    ("base-tag-too-long-with-arch", base_tag(BASE_FITS + 1), f"components.{BASE.name}.tag",
+     f"longer than Docker's {grammar.MAX_TAG_CHARS}", "tag:"),
+    ("repository-too-long-with-registry", set_value(("repository",), "r" * (REPOSITORY_FITS + 1)), "repository",
+     f"longer than Docker's {grammar.MAX_NAME_CHARS}", "repository:"),
+    ("registry-namespace-dot-dot", set_value(("registries", "quay", "url"), "quay.io/.."), "registries.quay.url",
+     "path component", "url: quay.io/.."),
+    ("registry-namespace-leading-dash", set_value(("registries", "quay", "url"), "quay.io/-ascend"),
+     "registries.quay.url", "path component", "url: quay.io/-ascend"),
+    ("registry-host-double-dot", set_value(("registries", "quay", "url"), "quay..io/ascend"),
+     "registries.quay.url", "host", "url: quay..io"),
+    ("image-host-double-dot", set_value(("components", BASE.name, "image"), "docker..io/library/debian"),
+     f"components.{BASE.name}.image", "host", "docker..io"),
+    ("image-path-leading-dot", set_value(("components", BASE.name, "image"), "docker.io/.library/debian"),
+     f"components.{BASE.name}.image", "path component", ".library"),
+    # 2. URLs are read as written: nothing is dropped before they are checked
+    ("git-url-with-newline", set_value(("components", "megatron-lm", "repo"),
+                                        f'"{M.components["megatron-lm"].get("repo")}\\nx"'),
+     "components.megatron-lm.repo", "control character", "repo:"),
+    ("index-url-with-tab", set_value(("indexes", "pytorch-cpu", "url"), f'"{M.indexes["pytorch-cpu"].url}\\t"'),
+     "indexes.pytorch-cpu.url", "control character", "url:"),
+    ("index-url-with-leading-space", set_value(("indexes", "pytorch-cpu", "url"), f'" {M.indexes["pytorch-cpu"].url}"'),
+     "indexes.pytorch-cpu.url", "space", "url:"),
+    ("file-url-with-a-host", set_value(("indexes", "pytorch-cpu", "url"), "file://files.example/simple"),
+     "indexes.pytorch-cpu.url", "file:// URL names no host", "file://files.example"),
+    ("url-template-with-epoch-version", set_value(("components", KERNELS.name, "version"), f'"1!{KERNELS.version}"'),
+     f"components.{KERNELS.name}.builds.linux/arm64.url", f"with version 1!{KERNELS.version}", "url:"),
+    # 3. a value that becomes an argument cannot be read as an option
+    ("script-read-as-option", set_value(("components", "mooncake-npu-source", "build", "deps_script"), "-c id"),
+     "components.mooncake-npu-source.build.deps_script", "read as an option", "deps_script: -c id"),
+    ("script-read-as-plus-option", set_value(("components", "mooncake-npu-source", "build", "wheel_script"), "+x"),
+     "components.mooncake-npu-source.build.wheel_script", "read as an option", "wheel_script: +x"),
+    # 4. YAML the loader must refuse, not crash on
+    ("python-object-tag", set_value(("components", "torch", "reason"), "!!python/object/apply:os.system [id]"), None,
+     "tags (!!python/object/apply:os.system) are not allowed", "reason:"),
+    ("local-tag-on-flow-list", set_value(("components", "verl", "extras"), "!x [verl-core]"), None,
+     "tags (!x) are not allowed", "extras:"),
+    ("local-tag-on-flow-mapping", set_value(("components", "torch", "reason"), "!x {a: 1}"), None,
+     "tags (!x) are not allowed", "reason:"),
+    ("huge-integer", set_value(("schema",), "9" * 5000), None, "number", "schema:"),
+    ("huge-hex-integer", set_value(("schema",), "0x" + "f" * 5000), None, "number", "schema:"),
+    ("invalid-date", set_value(("components", "torch", "reason"), "2001-13-45"), None, "date", "reason:"),
+    ("nested-list-as-key", insert_after(("schema",), "? [[a]]\n: 1\n"), None, "keys must be plain strings", "? [[a]]"),
+    ("deep-flow-nesting", set_value(("components", "torch", "reason"), "[" * 20000 + "]" * 20000), None,
+     "nesting is too deep", "reason:"),
+    ("deep-block-nesting", insert_after(("schema",), "deep:\n" + "".join(" " * (i + 1) + f"k{i}:\n" for i in range(600))),
+     None, "nesting is too deep", "k"),
+    # 5. the expansion is bounded before it runs
+    ("a-million-images", explode(6, 10), f"images.{CPU.name}" + "".join(f"-{{x{a}}}" for a in range(6)) + ".expand",
+     f"at most {load.MAX_BUILDS}", "expand:"),
+    ("more-builds-than-the-bound", explode(2, OVER_BUILDS), f"images.{CPU.name}-{{x0}}-{{x1}}.expand",
+     f"at most {load.MAX_BUILDS}", "expand:"),
+    # 6. one line means one line: no Unicode line or paragraph separator, no lone surrogate
+    ("reason-with-line-separator", set_value(("components", "torch", "reason"), '"first\\Lsecond"'),
+     "components.torch.reason", "one line of text", "reason:"),
+    ("reason-with-next-line", set_value(("components", "torch", "reason"), '"first\\Nsecond"'),
+     "components.torch.reason", "one line of text", "reason:"),
+    ("tier-doc-with-paragraph-separator", set_value(("tiers", 0, "doc"), '"first\\Psecond"'),
+     "tiers[0].doc", "one line of text", "doc:"),
+    ("reason-with-lone-surrogate", set_value(("components", "torch", "reason"), '"half \\ud800 a pair"'),
+     "components.torch.reason", "one line of text", "reason:"),
+    ("key-with-line-separator", insert_after(("schema",), '"x\\Ly": 1\n'), "x\\u2028y", "unknown key", '"x\\Ly"'),
+    ("requirement-with-line-separator", set_value(("components", KERNELS.name, "requires"), '["torch; extra == \'a\\Lb\'"]'),
+     f"components.{KERNELS.name}.requires[0]", "one line of text", "requires:"),
+    # CI runners: hosted build runners apart from device runners; a platform without a device runner is waived
+    ("runners-old-flat-table", substitute("runners:\n  build:\n", "runners:\n  hosted:\n"), "runners.hosted",
+     "unknown key", "hosted:"),
+    ("rule-runners-platform-without-device-runner-or-waiver",
+     substitute(at("axes", "device", "npu", "device_checks_waived")
+                + at("axes", "device", "npu", "device_checks_waived", "linux/amd64"), ""),
+     "axes.soc.a2.runner", "has no runs_on for linux/amd64", "runner: ascend-a2"),
+    ("rule-runners-waiver-where-a-runner-exists", insert_after(("axes", "device", "npu",
+                                                                "device_checks_waived", "linux/amd64"),
+                                                               "        linux/arm64: no reason\n"),
+     "axes.device.npu.device_checks_waived.linux/arm64", "remove the waiver", "linux/arm64: no reason"),
+    ("rule-runners-no-build-runner", delete(("runners", "build", "linux/arm64")), "runners.build",
+     "no build runner for linux/arm64", "build:"),
+    ("rule-runners-device-mismatch", set_value(("images", "cpu", "runner"), "ascend-a2"), "images.cpu.runner",
+     "holds a npu, not the cpu", "runner: ascend-a2"),
+    ("waiver-without-reason", set_value(("axes", "device", "npu", "device_checks_waived", "linux/amd64"), '""'),
+     "axes.device.npu.device_checks_waived.linux/amd64", "must not be empty", "linux/amd64:"),
+    ("rule-roles-missing", delete(("images", "cpu", "stack", "transformers")), "images.cpu.stack",
+     "[roles] image 'cpu' (cpu) needs a 'transformers' component", "stack:"),
+    ("rule-roles-npu-only", insert_after(("images", "cpu", "stack", "verl"), "      torch_npu: torch_npu\n"),
+     "images.cpu.stack.torch_npu", "[roles] 'torch_npu' is for npu images only", "torch_npu:"),
+    ("rule-roles-backend", insert_after(("axes", "backend", "vllm", "stack", "vllm_ascend"), "        sglang: sglang\n"),
+     "axes.line.latest.stack",
+     "[roles] npu image 'npu-a2' needs exactly one rollout backend", "stack:"),  # where the merged stack starts
+    ("rule-soc-npu-without", delete(("axes", "soc", "a3", "soc_version")), "images.npu-{soc}",
+     "[soc] npu image 'npu-a3' needs soc_version", "npu-{soc}:"),
+    ("rule-soc-cpu-with", insert_after(("images", "cpu", "runner"), "    soc_version: ascend910b1\n"),
+     "images.cpu.soc_version", "[soc] cpu image 'cpu' must not set soc_version", "soc_version:"),
+    ("rule-patch-target", set_value(("patches", "mbridge-dequant-device", "target", "package"), "vllm-ascend"),
+     "patches.mbridge-dequant-device.target.package",
+     "[patch-targets-installed] patch 'mbridge-dequant-device' targets 'vllm-ascend', which image 'npu-sglang-a2' "
+     "does not install", "package: vllm-ascend"),
 ]
 
 
@@ -214,6 +386,32 @@ def test_bad_input_exits_2_with_one_line(repo_copy, case):
     if line_text:
         reported = pins.read_text().splitlines()[int(match.group(1)) - 1]
         assert line_text in reported, f"line {match.group(1)} is {reported!r}; message: {message}"
+    assert tree_snapshot(repo_copy / "images") == before
+
+
+@pytest.mark.parametrize("change", [rename_cpu("c" * NAME_FITS), human_tag(HUMAN_FITS), base_tag(BASE_FITS),
+                                    set_value(("repository",), "r" * REPOSITORY_FITS)],
+                         ids=["image-name", "human-tag", "base-tag", "repository"])
+def test_a_reference_exactly_as_long_as_docker_allows_is_accepted(repo_copy, change):
+    (repo_copy / "pins.yaml").write_text("".join(change(list(LINES))))
+    result = run_in_process("validate", root=repo_copy)
+    assert result.returncode == 0, result.stderr
+
+
+BYTES = (REPO / "pins.yaml").read_bytes()
+
+
+@pytest.mark.parametrize("bad", [b"\x00", b"\xff", b"\xed\xa0\x80", b"\x7f", b"\xc2\x9f"],
+                         ids=["nul", "not-utf-8", "encoded-surrogate", "delete", "c1-control"])
+def test_a_byte_yaml_refuses_is_reported_on_its_line(repo_copy, bad):
+    line = line_of("components", "torch", "reason")
+    lines = BYTES.splitlines(keepends=True)
+    lines[line - 1] = lines[line - 1].replace(b"reason: ", b"reason: x" + bad, 1)
+    (repo_copy / "pins.yaml").write_bytes(b"".join(lines))
+    before = tree_snapshot(repo_copy / "images")
+    result = run_in_process("render", root=repo_copy)
+    assert result.returncode == 2, result.stderr
+    assert re.fullmatch(rf"error: pins\.yaml:{line}: [^\n]+\n", result.stderr), result.stderr
     assert tree_snapshot(repo_copy / "images") == before
 
 

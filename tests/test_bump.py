@@ -12,11 +12,12 @@ from image_pipeline.errors import UserError
 from image_pipeline.manifest import load_manifest
 from image_pipeline.review import outdated
 
-from conftest import REPO, edit, manifest, run_build, tree_snapshot
+from conftest import REPO, edit, manifest, run_build, run_in_process, tree_snapshot
 
 M = manifest()
 CORE = M.components["megatron-core"]  # pins only the cpu image, and stays in its X.Y line below
 ISSUE = "https://github.com/NVIDIA/Megatron-LM/releases"
+NEW_ISSUE = "https://github.com/verl-project/verl/issues/1"  # a link no pin carries yet
 
 
 def _git(root, *args):
@@ -125,15 +126,49 @@ def test_affected_counts_an_unrendered_pin_change_per_platform(repo):
         f"{name} {platform}" for name in M.users_of("mindspeed") for platform in M.images[name].platforms)
 
 
-def test_matrix_gives_each_image_and_platform_its_runner(repo):
+def _pins_runners():
+    """The runners table as written in pins.yaml (raw YAML, not through the model under test)."""
+    from ruamel.yaml import YAML
+
+    return YAML(typ="safe").load((REPO / "pins.yaml").read_text())["runners"]
+
+
+def test_matrix_builds_npu_images_on_hosted_runners_and_runs_device_jobs_only_on_named_device_runners(repo):
     mindspeed = M.components["mindspeed"]
     edit(repo / "pins.yaml", f"commit: {mindspeed.get('commit')}", "commit: " + "ab" * 20)
-    matrix = json.loads(run_build("matrix", "--base", "HEAD", "--json", root=repo).stdout)
-    for job in matrix["include"]:
+    jobs = json.loads(run_build("matrix", "--base", "HEAD", "--json", root=repo).stdout)["include"]
+    runners, raw_images = _pins_runners(), M.users_of("mindspeed")
+    assert raw_images and all(M.images[name].device == "npu" for name in raw_images)
+    device_labels = {tuple(labels) for runner in runners["device"].values() if runner["device"] == "npu"
+                     for labels in runner["runs_on"].values()}
+    for job in jobs:
         image = M.images[job["image"]]
-        assert job["runs_on"] == image.runner.runs_on[job["platform"]] and job["device"] == "npu"
-    assert len(matrix["include"]) == sum(len(M.images[n].platforms) for n in M.users_of("mindspeed"))
-    assert {job["image"] for job in matrix["include"]} == set(M.users_of("mindspeed"))
+        if job["stage"] == "build":  # a hosted runner of the platform's architecture, never an Ascend one
+            assert job["runs_on"] == runners["build"][job["platform"]]
+            assert tuple(job["runs_on"]) not in device_labels
+        else:
+            assert job["stage"] == "device" and job["runner"] == image.runner.name
+            assert job["runs_on"] == runners["device"][image.runner.name]["runs_on"][job["platform"]]
+    keys = sorted((j["image"], j["platform"], j["stage"]) for j in jobs)
+    assert len(keys) == len(set(keys))  # one job per (image, platform, stage)
+    assert sorted((i, p) for i, p, s in keys if s == "build") == sorted(
+        (name, p) for name in raw_images for p in M.images[name].platforms)
+    # device jobs exactly where pins.yaml names a device runner: none on amd64, where no x86 Ascend runner exists
+    assert sorted((i, p) for i, p, s in keys if s == "device") == sorted(
+        (name, p) for name in raw_images for p in M.images[name].platforms
+        if p in runners["device"][M.images[name].runner.name]["runs_on"])
+    assert not [k for k in keys if k[1] == "linux/amd64" and k[2] == "device"]
+
+
+def test_matrix_builds_every_platform_of_an_image_affected_on_one(repo):
+    """The merge publishes all platforms of an image together, so a change to one platform's lock still
+    runs both stages of the others (the unchanged ones build from the cache)."""
+    lock = repo / "images/cpu/pylock.linux-amd64.toml"
+    lock.write_text(lock.read_text() + "\n")
+    assert run_build("affected", "--base", "HEAD", root=repo).stdout.split()[:2] == ["cpu", "linux/amd64:"]
+    jobs = json.loads(run_build("matrix", "--base", "HEAD", "--json", root=repo).stdout)["include"]
+    assert sorted((j["platform"], j["stage"]) for j in jobs) == sorted(
+        (p, s) for p in M.default_image.platforms for s in ("build", "device"))
 
 
 # ---------------------------------------------------------------- bumps that re-lock (network)
@@ -219,7 +254,31 @@ def test_pr_body_a_reviewer_can_act_on(repo, tmp_path):
     assert "| `cpu` | linux/amd64 | hosted-cpu |" in body
     assert "- `cpu` linux/amd64: pass, 2 PASS, `train` loss 6.940 -> 0.640 (baseline 0.650)" in body
     assert "collective 0.85 GB/s" in body
-    assert "- [ ] `cpu` linux/arm64: build and smoke-test on `hosted-cpu`" in body
+    assert "- [ ] `cpu` linux/arm64: build stage on " in body and "- [ ] `cpu` linux/arm64: device stage on " in body
+
+
+def _stage_run(artifacts, image, platform, stage, results, stamp):
+    run = artifacts / image / f"20261202T00000{stamp}Z-1"
+    run.mkdir(parents=True)
+    (run / "run.json").write_text(json.dumps({"platform": platform, "stage": stage}))
+    (run / "results.json").write_text(json.dumps([{"name": n, "status": s} for n, s in results.items()]))
+
+
+def test_pr_body_shows_each_stage_what_is_owed_and_where_device_checks_are_waived(repo, tmp_path):
+    edit(repo / "smoke_tests/train.py", "WARMUP_STEPS = ", "WARMUP_STEPS  = ")  # every image affected, no network needed
+    artifacts = tmp_path / "artifacts"
+    _stage_run(artifacts, "cpu", "linux/amd64", "build", {"conformance.versions": "PASS"}, 1)
+    _stage_run(artifacts, "cpu", "linux/amd64", "device", {"train": "PASS", "sync.mooncake": "FAIL"}, 2)
+    body = run_build("pr-body", "--base", "HEAD", "--artifacts", str(artifacts), root=repo, check=True).stdout
+    assert "- `cpu` linux/amd64 build stage: pass, 1 PASS" in body
+    assert "- `cpu` linux/amd64 device stage: FAIL (sync.mooncake), 1 FAIL, 1 PASS" in body
+    npu = next(img for img in M.images.values() if img.waivers)
+    waived, tested = sorted(npu.waivers)[0], next(p for p in npu.platforms if p not in npu.waivers)
+    assert (f"- `{npu.name}` {waived}: **device checks did not run on {waived.split('/')[1]}** "
+            f"(waived in pins.yaml: {npu.waivers[waived]})") in body
+    assert f"- [ ] `{npu.name}` {waived}: device stage" not in body  # no runner to owe it on
+    assert f"- [ ] `{npu.name}` {tested}: device stage on `{npu.runner.name}`" in body
+    assert f"| `{npu.name}` | {waived} | waived |" in body
 
 
 @pytest.mark.network
@@ -253,3 +312,145 @@ def test_bumping_an_archive_moves_its_urls_and_drops_their_old_sha256(tmp_path):
         assert "sha256" not in build
     with pytest.raises(UserError, match="does not apply"):
         bump.fields_for(kernels, {"version": newer, "commit": "ab" * 20})
+
+
+# ---------------------------------------------------------------- overrides: only the named requirers
+
+def _locked_requirement(image, requirer, dist):
+    """`requirer`'s requirement on `dist` as the image's lock records it (from its wheel METADATA)."""
+    from packaging.requirements import Requirement
+
+    from image_pipeline.lock import lockfile
+
+    lock = lockfile.read(lockfile.path_for(REPO, image, M.images[image].platforms[0]))
+    lines = lock.by_name()[requirer].requires
+    return next(line for line in lines if Requirement(line).name == dist and Requirement(line).marker is None)
+
+
+def test_an_override_leaves_every_other_requirers_bound_binding(repo):
+    """transformers overrides vllm-ascend's and sglang's pins, not verl's bound: a bump past it is refused."""
+    from packaging.requirements import Requirement
+
+    transformers = M.components["transformers"]
+    assert "verl" not in transformers.get("overrides")
+    bound = _locked_requirement("cpu", "verl", "transformers")
+    too_high = next(spec.version for spec in Requirement(bound).specifier if spec.operator == "<")
+    before = tree_snapshot(repo)
+    result = run_build("bump", "transformers", too_high, "--reason", "r", "--issue", NEW_ISSUE, "--dry-run",
+                       root=repo)
+    assert result.returncode == 2, result.stdout
+    message = result.stderr.strip()
+    assert "\n" not in message and "Traceback" not in message
+    assert f"verl {M.components['verl'].version} (pins.yaml:" in message and f"requires {bound};" in message, message
+    assert f"pins transformers {too_high}" in message and "not verl" in message, message
+    assert tree_snapshot(repo) == before
+
+
+def test_a_requirer_the_override_stops_naming_binds_again(repo_copy):
+    pinned = _locked_requirement("npu-a2", "vllm-ascend", "transformers")
+    edit(repo_copy / "pins.yaml", "      vllm-ascend: vllm-ascend 0.23.0 pins", "      # vllm-ascend: vllm-ascend 0.23.0 pins")
+    result = run_in_process("validate", root=repo_copy)
+    assert result.returncode == 2
+    assert f"vllm-ascend {M.components['vllm-ascend'].version} (pins.yaml:" in result.stderr
+    assert f"requires {pinned};" in result.stderr, result.stderr
+
+
+def test_an_override_must_name_a_package_that_requires_the_pin(repo_copy):
+    edit(repo_copy / "pins.yaml", "      sglang: sglang", "      sglong: sglang")
+    result = run_in_process("validate", root=repo_copy)
+    assert result.returncode == 2
+    assert "components.transformers.overrides.sglong: sglong requires transformers in no lock" in result.stderr
+    assert "did you mean 'sglang'?" in result.stderr, result.stderr
+
+
+# ---------------------------------------------------------------- the pin policy outside CI
+
+def _verls_lowest_transformers():
+    """A transformers release every requirer accepts that is not the pinned one: verl's lower bound."""
+    from packaging.requirements import Requirement
+
+    bound = _locked_requirement("cpu", "verl", "transformers")
+    return next(spec.version for spec in Requirement(bound).specifier if spec.operator == ">=")
+
+
+def test_bumping_an_npu_pin_wants_a_new_issue_and_touches_nothing(repo):
+    transformers = M.components["transformers"]
+    lower = _verls_lowest_transformers()
+    assert lower != transformers.version
+    before = tree_snapshot(repo)
+    kept = run_in_process("bump", "transformers", lower, "--reason", "a new reason", "--dry-run", root=repo)
+    assert kept.returncode == 2 and "components.transformers: reaches npu-" in kept.stderr
+    assert "the issue link is unchanged since the base" in kept.stderr and "--issue" in kept.stderr, kept.stderr
+    old_reason = run_in_process("bump", "transformers", lower, "--reason", transformers.get("reason"), "--issue",
+                                NEW_ISSUE, "--dry-run", root=repo)
+    assert old_reason.returncode == 2 and "reason is unchanged since the base" in old_reason.stderr
+    assert tree_snapshot(repo) == before
+
+
+def test_validate_runs_the_pin_policy_against_head(repo):
+    transformers = M.components["transformers"]
+    assert run_in_process("validate", root=repo).stdout.rstrip().endswith("pin policy against HEAD)")
+    edit(repo / "pins.yaml", f"depName=transformers\n    version: {transformers.version}",
+         f"depName=transformers\n    version: {_verls_lowest_transformers()}")
+    result = run_in_process("validate", root=repo)
+    assert result.returncode == 2 and "components.transformers: reason is unchanged since the base" in result.stderr
+    assert "(and 1 more: build.py lint-pins)" in result.stderr, result.stderr  # the unchanged issue
+    assert run_in_process("validate", "--base", "HEAD~5", root=repo).returncode == 2  # no such ref: refused
+
+
+def test_validate_says_the_policy_did_not_run_when_the_base_is_another_schema(repo):
+    """A commit that changes the schema cannot compare pin by pin with its base: validate says so instead of
+    refusing every pin as new (lint-pins in CI still checks every pin against such a base)."""
+    edit(repo / "pins.yaml", f"schema: {M.doc.data['schema']}\n", "schema: 1\n")
+    _git(repo, "-c", "user.email=t@t", "-c", "user.name=t", "commit", "-qam", "a base of another schema")
+    edit(repo / "pins.yaml", "schema: 1\n", f"schema: {M.doc.data['schema']}\n")
+    result = run_in_process("validate", root=repo)
+    assert result.returncode == 0, result.stderr
+    assert "pin policy not run: pins.yaml of HEAD does not load with this schema" in result.stdout
+
+
+def test_the_pr_body_compares_the_loss_with_the_baseline_of_the_runs_architecture(tmp_path):
+    from image_pipeline.review import prbody
+    from image_pipeline.smoke.runner import baseline_file, parse_metrics
+
+    image = M.default_image
+    for platform in image.platforms:
+        baseline = parse_metrics(baseline_file(REPO, image, platform).read_text())["train.loss.last"]
+        run = tmp_path / platform.replace("/", "-")
+        run.mkdir()
+        (run / "results.json").write_text(json.dumps([{"name": "train", "status": "PASS"}]))
+        (run / "metrics.txt").write_text("train.loss.first:7\ntrain.loss.last:0.5\n")
+        line = prbody._run_line(REPO, image.name, image, platform, run)
+        assert f"(baseline {baseline:.3f})" in line, line
+
+def test_words_about_a_pin_do_not_make_it_a_changed_pin():
+    """`differs` and the reasons of a `without` say things about a pin; the distributions it leaves out are the pin."""
+    import copy
+
+    from image_pipeline.manifest import document
+    from image_pipeline.manifest.load import build_manifest
+    from image_pipeline.review import policy
+
+    doc = document.load(REPO / "pins.yaml")
+    reworded, widened = copy.copy(doc), copy.copy(doc)
+    reworded.data, widened.data = copy.deepcopy(doc.data), copy.deepcopy(doc.data)
+    name = next(n for n, c in M.components.items() if c.get("differs") and c.get("without"))
+    for body in (reworded.data["components"][name],):
+        body["differs"] = {url: why + " (reworded)" for url, why in body["differs"].items()}
+        body["without"] = {dist: why + " (reworded)" for dist, why in body["without"].items()}
+    widened.data["components"][name]["without"]["left-out-too"] = "a new distribution left out"
+    assert policy.changed_pins(M, build_manifest(reworded)) == []
+    assert [n for n, _, _ in policy.changed_pins(M, build_manifest(widened, check_rules=False))] == [name]
+
+
+def test_a_base_written_before_a_rule_still_compares_pin_by_pin(repo):
+    """The base breaks a rule added since (its sglang images name no upstream file): its pins still compare,
+    so lint-pins sees no changed pin instead of every pin."""
+    sglang = next(img for img in M.images.values() if img.backend == "sglang")
+    line = f"      upstream: {M.doc.data['axes']['backend']['sglang']['upstream']}\n"
+    edit(repo / "pins.yaml", line, "")
+    _git(repo, "-c", "user.email=t@t", "-c", "user.name=t", "commit", "-qam", "base without the upstream file")
+    edit(repo / "pins.yaml", "  sglang:\n      base:", "  sglang:\n" + line + "      base:")
+    assert sglang.upstream and run_build("validate", root=repo).returncode == 0
+    result = run_build("lint-pins", "--base", "HEAD", root=repo)
+    assert result.returncode == 0 and "0 changed pin(s)" in result.stdout + result.stderr

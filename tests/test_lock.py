@@ -41,7 +41,7 @@ NPU_IMAGES = [name for name, image in M.images.items() if image.device == "npu"]
 def test_npu_locks_hold_upstreams_tested_stack():
     """torch, torch-npu, the rollout backend's NPU part and the Mooncake NPU wheel, for both platforms,
     at the image's python: vllm-ascend for the vllm images, sgl-kernel-npu's archive for the sglang ones."""
-    assert {M.images[name].axes["backend"] for name in NPU_IMAGES} == {"vllm", "sglang"}
+    assert {M.images[name].backend for name in NPU_IMAGES} == {"vllm", "sglang"}
     for name in NPU_IMAGES:
         image = M.images[name]
         for platform in image.platforms:
@@ -119,7 +119,7 @@ def test_a_pin_the_locked_packages_reject_stops_render_with_both_requirements(re
         assert result.returncode == 2, result.stderr
         line = result.stderr.strip()
         assert "\n" not in line and "Traceback" not in line
-        assert re.search(rf"vllm-ascend \S+ requires torch{re.escape(str(wanted.specifier))}; pins\.yaml:\d+ pins "
+        assert re.search(rf"vllm-ascend \S+ \(pins\.yaml:\d+\) requires torch{re.escape(str(wanted.specifier))}; pins\.yaml:\d+ pins "
                          rf"torch {re.escape(other)}", line), line
         assert tree_snapshot(repo_copy / "images") == before
 
@@ -172,3 +172,42 @@ def test_pip_accepts_each_npu_lock_for_its_platform_with_hashes_required(tmp_pat
               if M.images[image].role(role) is not None}
     assert locked <= installed and len(locked) >= 2
     assert len(report["install"]) == requirements.read_text().count("\n")
+
+
+def _overridden_pins():
+    """(image, platform, overriding component) for every pin whose `overrides` an image's lock applies."""
+    for image in M.images.values():
+        for platform in image.platforms:
+            for comp in [*image.on(platform).components, *image.constraints]:
+                if comp.get("overrides"):
+                    yield image, platform, comp
+
+
+@pytest.mark.network
+def test_every_requirer_of_an_overridden_pin_accepts_it_or_is_named_by_the_override(tmp_path):
+    """uv's override silences every requirement on the pinned package, also those of packages the lock
+    picks only because of it (pandas 3 beside numpy 1.26.0: pandas then refuses to import). The wheels'
+    own METADATA says who really accepts the pin; whoever does not must be named in `overrides`."""
+    from image_pipeline.lock import metadata
+
+    unaccepted = []
+    for image, platform, comp in _overridden_pins():
+        lock = lockfile.read(lockfile.path_for(REPO, image.name, platform))
+        pinned = next(e for e in lock.packages if e.name == comp.dist)
+        by_name = {e.name: e for e in lock.packages}
+        for requirer in pinned.via:
+            entry = by_name.get(requirer)
+            if entry is None or entry.artifact.kind != "wheel" or requirer in comp.get("overrides"):
+                continue
+            # a pin installed --no-deps with its own `requires` (verl-npu) is bound by those, not its METADATA
+            lines = entry.requires if entry.requires is not None else metadata.wheel_requires(
+                entry.artifact.url, entry.artifact.size, entry.artifact.sha256, REPO / ".cache")
+            for line in lines:
+                requirement = Requirement(line)
+                if requirement.name.lower().replace("_", "-") != comp.dist or requirement.marker is not None \
+                        and not requirement.marker.evaluate({"python_version": image.python, "extra": ""}):
+                    continue
+                if not requirement.specifier.contains(pinned.version, prereleases=True):
+                    unaccepted.append(f"{image.name} {platform}: {requirer} {entry.version} requires {line}; "
+                                      f"{comp.name} pins {pinned.version}")
+    assert not unaccepted, "\n".join(unaccepted)

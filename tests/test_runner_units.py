@@ -4,6 +4,7 @@ Ascend host), the network profile, BuildKit progress, the in-image runner's time
 import io
 import json
 import os
+import signal
 import subprocess
 import sys
 import threading
@@ -53,6 +54,72 @@ def test_a_quiet_start_does_not_fail_a_suite_that_passed(tmp_path):
     (tmp_path / "results.json").write_text(json.dumps([{"name": "train", "status": "PASS"}]))
     runner._collect(outcome)
     assert outcome.passed and outcome.reason == ""
+
+
+def test_a_container_that_exited_non_zero_fails_the_suite_whatever_its_results_say(tmp_path):
+    """results.json written, every check PASS, but the suite process exited 1 (it died after writing them)."""
+    (tmp_path / "results.json").write_text(json.dumps([{"name": "train", "status": "PASS"}]))
+    outcome = runner.SmokeRun("cpu", "ref", tmp_path, exit_code=1)
+    runner._collect(outcome)
+    assert not outcome.passed and outcome.reason == "suite exited 1"
+    killed = runner.SmokeRun("cpu", "ref", tmp_path, exit_code=137)
+    runner._collect(killed)
+    assert not killed.passed and killed.reason == "suite exited 137"
+
+
+FAKE_DOCKER = """
+import os, sys, time
+open(sys.argv[1], "w").write(str(os.getpid()))
+print("#1 [internal] load build definition from Dockerfile", flush=True)
+time.sleep(600)
+"""
+
+DRIVER = """
+import sys
+from pathlib import Path
+sys.path.insert(0, {repo!r})
+from image_pipeline import cli
+from image_pipeline.build import engine
+
+engine.buildkit_command = lambda: ((sys.executable, {fake!r}, {pidfile!r}), {{}})
+
+@cli.command("fake-build", "engine.build with a docker child that never ends")
+def fake_build(invocation, args):
+    engine.build(Path({context!r}), "t", platform="linux/amd64", buildargs={{}}, labels={{}}, plain=True)
+
+sys.exit(cli.main(["fake-build"]))
+"""
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()[0]
+    except FileNotFoundError:
+        return False
+    return state != "Z"
+
+
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
+def test_a_signal_to_the_python_process_alone_stops_the_docker_build_child(tmp_path, signum):
+    """A CI cancel may signal build.py's Python process only, not its process group: the `docker build`
+    child must not outlive it (a fake docker that never ends stands in for the real one)."""
+    fake, pidfile, driver = tmp_path / "docker.py", tmp_path / "docker.pid", tmp_path / "driver.py"
+    fake.write_text(FAKE_DOCKER)
+    driver.write_text(DRIVER.format(repo=str(REPO), fake=str(fake), pidfile=str(pidfile), context=str(tmp_path)))
+    process = subprocess.Popen([sys.executable, str(driver)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               text=True)
+    deadline = time.monotonic() + 60
+    while not (pidfile.exists() and pidfile.read_text()) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    child = int(pidfile.read_text())
+    try:
+        os.kill(process.pid, signum)
+        _, err = process.communicate(timeout=60)
+        assert process.returncode == 130 and "interrupted: no tag was moved" in err, (process.returncode, err)
+        assert not _alive(child), "the docker build child outlived build.py"
+    finally:
+        if _alive(child):
+            os.kill(child, signal.SIGKILL)
 
 
 def test_not_run_checks_fail_the_suite(tmp_path):
@@ -181,18 +248,23 @@ def _pins_of(image):
 
 def test_the_smoke_suite_runs_each_backends_checks_from_the_images_pins():
     """Unchanged suite, two stacks: the rollout backend in pins.json decides the backend checks and imports."""
-    from smoke_tests.conformance import modules_of
-    from smoke_tests.plan import load_checks, select
+    from smoke_tests.plan import alternatives, load_checks, required_imports, select
 
     checks = load_checks()
     vllm, sglang = _pins_of("npu-a3"), _pins_of("npu-sglang-a3")
-    chosen = {name: [c.name for c in select(checks, pins["device"], "", False, roles=pins["stack"])]
+    chosen = {name: select(checks, pins["device"], "", False, roles=pins["stack"])
               for name, pins in (("vllm", vllm), ("sglang", sglang))}
-    assert "batch_invariance" in chosen["vllm"] and "batch_invariance" not in chosen["sglang"]
-    assert set(chosen["vllm"]) - set(chosen["sglang"]) == {"batch_invariance"}
-    assert {"vllm.distributed.utils", "vllm_ascend", "torch_npu"} <= set(modules_of(vllm["stack"]))
-    assert {"sglang.srt.distributed.utils", "sgl_kernel_npu", "deep_ep", "torch_npu"} <= set(modules_of(sglang["stack"]))
-    assert not any(m.startswith("vllm") for m in modules_of(sglang["stack"]))
+    names = {name: [c.name for c in checks] for name, checks in chosen.items()}
+    # vllm-ascend's batch invariance and verl's collective engine (vLLM's process group, vllm-ascend's PyHccl)
+    assert set(names["vllm"]) - set(names["sglang"]) == {"batch_invariance", "sync.collective",
+                                                         "sync.collective.throughput"}
+    assert {"sync.mooncake", "sync.mooncake.throughput"} <= set(names["sglang"])
+    needed = {name: set(required_imports(chosen[name], pins["device"], pins["stack"]))
+              for name, pins in (("vllm", vllm), ("sglang", sglang))}
+    assert {"vllm.distributed.utils", "vllm_ascend", "torch_npu"} <= needed["vllm"]
+    assert {"sglang.srt.distributed.utils", "sgl_kernel_npu", "deep_ep", "torch_npu"} <= needed["sglang"]
+    assert not any(all(a.startswith("vllm") for a in alternatives(m)) for m in needed["sglang"]), needed["sglang"]
+    assert "vllm.distributed.utils|sglang.srt.distributed.utils" in needed["sglang"]  # verl's Mooncake engine
 
 
 def test_an_sglang_images_device_checks_are_not_run_without_npus(tmp_path):

@@ -118,28 +118,13 @@ def test_a_bad_fault_or_check_exits_2_before_any_container(engine_client, cpu_im
     assert {c.id for c in engine_client.containers.list(all=True)} == before
 
 
-@pytest.fixture(scope="module")
-def verl_090_image(engine_client, cpu_image, tmp_path_factory):
-    """The promoted cpu image with verl 0.9.0 in place of the pinned release (the version before the
-    completion-slot drain)."""
-    context = tmp_path_factory.mktemp("verl090")
-    subprocess.run([sys.executable, "-m", "pip", "download", "--no-deps", "--only-binary", ":all:", "--dest",
-                    str(context), "verl==0.9.0"], check=True, capture_output=True)
-    wheel = next(context.glob("verl-*.whl")).name
-    (context / "Dockerfile").write_text(f"FROM {cpu_image.tags.final}\nCOPY {wheel} /tmp/\n"
-                                        f"RUN pip install --no-index --no-deps /tmp/{wheel} && rm /tmp/{wheel}\n")
-    reference = "verl-ascend:cpu-verl-0.9.0-test"
-    engine.build(context, reference, platform=engine.host_platform(), buildargs={}, labels={}, plain=True)
-    yield reference
-    engine_client.images.remove(reference, force=True)
-
-
-def test_old_verl_fails_the_mooncake_sync_and_the_pinned_one_passes(engine_client, cpu_image, verl_090_image, tmp_path,
-                                                                   full_run):
-    outcome = _run(engine_client, verl_090_image, tmp_path, only="sync.mooncake")
+def test_old_verl_fails_the_mooncake_sync_and_the_pinned_one_passes(engine_client, cpu_image, previous_verl_image,
+                                                                   tmp_path, full_run):
+    reference, version = previous_verl_image
+    outcome = _run(engine_client, reference, tmp_path, only="sync.mooncake")
     result = {r["name"]: r for r in outcome.results}["sync.mooncake"]
     assert result["status"] == "FAIL" and "not bitwise equal" in result["detail"], result
-    assert "verl 0.9.0 MooncakeCheckpointEngine" in result["lines"][0]
+    assert f"verl {version} MooncakeCheckpointEngine" in result["lines"][0]
     assert full_run.status_of("sync.mooncake") == "PASS"
 
 

@@ -172,6 +172,7 @@ def test_the_build_context_installs_sglangs_tree_with_its_npu_pyproject_and_the_
     the kernels' wheels come out of their archive. context.py lays the tier out, install_tier.py installs it."""
     from image_pipeline.build import context
     from image_pipeline.build.wheelhouse import Wheelhouse
+    from image_pipeline.render import install_plan
 
     image = next(i for i in M.images.values() if i.role("sgl_kernel")).on("linux/arm64")
     sglang, kernels = image.role("sglang"), image.role("sgl_kernel")
@@ -188,7 +189,10 @@ def test_the_build_context_installs_sglangs_tree_with_its_npu_pyproject_and_the_
     lock = lockfile.read(lockfile.path_for(REPO, image.name, "linux/arm64"))
     tier = tmp_path / "tier"
     (tier / "files").mkdir(parents=True)
-    items = [context._item(image, comp, lock, house, tier) for comp in (sglang, kernels)]
+    part = next(p for p in install_plan.parts(image, "linux/arm64", lock) if sglang.name in
+                {i["component"] for i in p.items})
+    planned = [i for i in part.items if i["component"] in (sglang.name, kernels.name)]
+    items = part.sources(image, [context._materialize(item, house, tier) for item in planned])["items"]
     assert [item["kind"] for item in items] == ["git", "wheels"]
     (tier / "requirements.txt").write_text("")
     (tier / "sources.json").write_text(json.dumps({"items": items, "compile": False, "apt_build": [], "soc_version": ""}))
@@ -258,3 +262,43 @@ def test_the_wheelhouse_stops_a_tree_whose_pyproject_outgrew_requires_naming_the
     assert "brand-new-dep" in str(caught.value)
     declared_problems(tmp_path, npu_pyproject(requires, 3))
     check_declared(M, sglang, tmp_path)
+
+
+def test_a_tree_upstream_puts_on_pythonpath_is_put_on_the_venvs_import_path_and_verified(tmp_path, monkeypatch):
+    """As for Megatron-Bridge in the v0.8.0 release images: its src/ is copied, never pip-installed, and a .pth
+    puts it on the venv's import path; verify.py (and conformance.versions) find it there, and miss it when not."""
+    from image_pipeline.build import context
+    from image_pipeline.build.wheelhouse import Wheelhouse
+
+    image = next(i for i in M.images.values() if any(c.import_path for c in i.components)).on("linux/arm64")
+    comp = next(c for c in image.components if c.import_path)
+    package = tmp_path / "checkout" / comp.install["path"] / "pathpkg"
+    package.mkdir(parents=True)
+    (package / "__init__.py").write_text("WHERE = 'on the path'\n")
+    lock = lockfile.read(lockfile.path_for(REPO, image.name, "linux/arm64"))
+    tier = tmp_path / "tier"
+    (tier / "files").mkdir(parents=True)
+    item = context._item(image, comp, lock, Wheelhouse(externals={comp.name: tmp_path / "checkout"}), tier)
+    assert item["kind"] == "git" and item["import_path"] == comp.import_path
+    item["import_path"] = str(tmp_path / "sources" / comp.name / comp.install["path"])  # /opt is not ours here
+    (tier / "requirements.txt").write_text("")
+    (tier / "sources.json").write_text(json.dumps({"items": [item], "compile": False, "apt_build": [], "soc_version": ""}))
+    target = tmp_path / "venv"
+    venv.create(target, with_pip=False)
+    result = subprocess.run([sys.executable, str(REPO / "installer/install_tier.py"), str(tier)], capture_output=True,
+                            text=True, env={**os.environ, "VERL_IMAGE_VENV": str(target)})
+    assert result.returncode == 0, result.stdout[-2000:] + result.stderr[-2000:]
+    imported = subprocess.run([str(target / "bin/python"), "-c", "import pathpkg; print(pathpkg.WHERE)"],
+                              capture_output=True, text=True)
+    assert imported.stdout.strip() == "on the path", imported.stderr
+
+    sys.path.insert(0, str(REPO / "installer"))
+    try:
+        import verify
+    finally:
+        sys.path.remove(str(REPO / "installer"))
+    monkeypatch.setattr(verify, "VENV_PYTHON", str(target / "bin/python"))
+    pin = {**comp.as_pin(), "import_path": item["import_path"]}
+    assert verify.check_import_path("bridge", pin) == []
+    next(target.rglob(f"{comp.name}.pth")).unlink()
+    assert "not on the venv's import path" in verify.check_import_path("bridge", pin)[0]

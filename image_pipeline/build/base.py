@@ -21,6 +21,7 @@ from pathlib import Path
 
 from ..errors import UserError
 from ..manifest.model import arch_of
+from ..manifest.references import base_reference
 from . import engine
 
 PULL_TIMEOUT_S = 600
@@ -29,7 +30,7 @@ DEBIAN_ARCH = {"linux/amd64": "amd64", "linux/arm64": "arm64"}
 
 def local_reference(comp, platform: str) -> str:
     """The per-platform local name of a base: one engine can hold a base for every platform."""
-    return f"{comp.reference}-{arch_of(platform)}"
+    return base_reference(comp.get("image"), comp.get("tag"), arch_of(platform))
 
 
 def ensure_base(api, comp, platform: str, *, mirror: str | None = None, load: Path | None = None,

@@ -14,15 +14,14 @@ Layout (the rendered Dockerfile bind-mounts these names):
 
 from __future__ import annotations
 
-import dataclasses
 import json
-import os
 import shutil
 from pathlib import Path
 
+from ..files import link_or_copy
 from ..lock import lockfile
 from ..paths import INSTALLER, PAYLOAD, SMOKE
-from ..render.dockerfile import needs_builder, tiers_of
+from ..render import install_plan
 
 IGNORED = ("__pycache__", ".pytest_cache", ".mypy_cache", "*.pyc")
 
@@ -37,62 +36,39 @@ def assemble(root: Path, image, platform: str, rendered: dict, house, target: Pa
         shutil.copytree(root / tree, target / tree, ignore=shutil.ignore_patterns(*IGNORED))
     _patches(root, image, target / "patches")
     lock = lockfile.read(lockfile.path_for(root, image.name, platform))
-    installed = {c.name for c in image.on(platform).components}
-    for tier in tiers_of(image):  # every tier the Dockerfile mounts, even one empty on this platform
-        mine = dataclasses.replace(tier, components=tuple(c for c in tier.components if c.name in installed))
-        _tier(image, mine, lock, house, target / "tiers" / tier.slug)
+    for part in install_plan.parts(image, platform, lock):  # every tier the Dockerfile mounts
+        _part(image, part, house, target / "tiers" / part.slug)
     return target
 
 
-def _tier(image, tier, lock, house, directory: Path) -> None:
+def _part(image, part, house, directory: Path) -> None:
     """Two layers per tier: its dependencies (deps/), then its own pinned components (pins/)."""
-    entries = sorted((e for e in lock.packages if e.tier == tier.name), key=lambda e: e.name)
-    _part(image, tier.dependencies(entries), [], house, directory / "deps")
-    (directory / "pins" / "files").mkdir(parents=True)
-    items = [_item(image, comp, lock, house, directory / "pins") for comp in tier.components]
-    _part(image, tier.pinned(entries), [item for item in items if item is not None], house, directory / "pins")
-
-
-def _part(image, entries, items, house, directory: Path) -> None:
     (directory / "files").mkdir(parents=True, exist_ok=True)
-    lines = []
-    for entry in entries:
-        _link(house.files[entry.name], directory / "files" / entry.artifact.name)
-        lines.append(f"{entry.name}=={entry.version} --hash=sha256:{entry.artifact.sha256}")
-    (directory / "requirements.txt").write_text("".join(line + "\n" for line in lines))
-    compiles = any(e.artifact.kind == "sdist" for e in entries) or any(i["kind"] not in ("index", "wheels") for i in items)
-    sources = {"items": items, "compile": compiles, "apt_build": list(image.apt_build) if compiles else [],
-               "soc_version": image.soc_version}
-    (directory / "sources.json").write_text(json.dumps(sources, indent=1, sort_keys=True) + "\n")
+    for entry in part.entries:
+        link_or_copy(house.files[entry.name], directory / "files" / entry.artifact.name)
+    items = [_materialize(item, house, directory) for item in part.items]
+    (directory / "requirements.txt").write_text(part.requirements())
+    (directory / "sources.json").write_text(json.dumps(part.sources(image, items), indent=1, sort_keys=True) + "\n")
 
 
-def _item(image, comp, lock, house, directory: Path):
-    """How install_tier.py installs a component the lock did not resolve (None: the lock did)."""
-    build = comp.build
-    common = {"component": comp.name, "dist": comp.dist, "env": dict(build.get("env", {})),
-              "soc_env": build.get("soc_env", "")}
-    source = next((b for b in lock.source_builds if b["component"] == comp.name), None)
-    if source:
-        path = house.source_builds[comp.name]
-        _link(path, directory / "files" / path.name)
-        return {**common, "kind": "sdist", "file": path.name, "sha256": source["sha256"]}
-    if comp.source == "archive":
-        wheels = house.archives[comp.name]
-        for wheel in wheels:
-            _link(wheel, directory / "files" / wheel.name)
-        return {**common, "kind": "wheels", "files": [wheel.name for wheel in wheels]}
-    external = next((x for x in lock.externals if x["component"] == comp.name), None)
-    if external is None:
-        return None
-    if needs_builder(comp):
-        _copy_source(house.externals[comp.name], directory / "src" / comp.name)
-        return {**common, "kind": "built"}
-    if comp.source == "git":
-        _copy_source(house.externals[comp.name], directory / "src" / comp.name)
-        return {**common, "kind": "git", **comp.install}
-    wheel = house.externals[comp.name]
-    _link(wheel, directory / "files" / wheel.name)
-    return {**common, "kind": "index", "version": external["version"]}
+def _materialize(item: dict, house, directory: Path) -> dict:
+    """Put what an item installs from into the part's directory (from the wheelhouse)."""
+    name = item["component"]
+    if item["kind"] == "sdist":
+        link_or_copy(house.source_builds[name], directory / "files" / item["file"])
+    elif item["kind"] == "wheels":
+        for wheel in house.archives[name]:
+            link_or_copy(wheel, directory / "files" / wheel.name)
+        return {**item, "files": [wheel.name for wheel in house.archives[name]]}
+    elif item["kind"] in ("built", "git"):
+        _copy_source(house.externals[name], directory / "src" / name)
+    else:
+        wheel = house.externals[name]
+        link_or_copy(wheel, directory / "files" / wheel.name)
+        # the lock's sha256, or (--allow-unverified) that of the bytes as served: install_tier checks the file
+        sha256 = item["sha256"] or next(u.sha256 for u in house.unverified if u.component == name)
+        return {**item, "file": wheel.name, "sha256": sha256}
+    return item
 
 
 def _copy_source(source: Path, target: Path) -> None:
@@ -105,13 +81,3 @@ def _patches(root: Path, image, target: Path) -> None:
         shutil.copyfile(root / patch.diff, target / Path(patch.diff).name)
     (target / "patches.json").write_text(json.dumps([p.as_dict() for p in image.patches], indent=1,
                                                     sort_keys=True) + "\n")
-
-
-def _link(source: Path, target: Path) -> None:
-    """Hard links keep a multi-GB wheelhouse from being copied for every build."""
-    if target.exists():
-        return
-    try:
-        os.link(source, target)
-    except OSError:
-        shutil.copyfile(source, target)

@@ -8,6 +8,7 @@ exists, else a client whose classic `docker build` speaks BuildKit itself (Debia
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import os
 import re
@@ -28,6 +29,7 @@ HOW_TO_GET_ONE = ("no Docker Engine answers (DOCKER_HOST or /var/run/docker.sock
                   "(as root it installs Debian's docker.io and starts dockerd)")
 BINFMT = Path("/proc/sys/fs/binfmt_misc")
 QEMU_CONF = Path("/usr/lib/binfmt.d")
+CHILD_STOP_S = 20  # how long an interrupted `docker build` gets to cancel before it is killed
 
 
 def client(timeout: int = 600):
@@ -226,6 +228,23 @@ class BuildFailed(UserError):
         self.tail = tail
 
 
+@contextlib.contextmanager
+def stopped_on_interrupt(process: subprocess.Popen):
+    """The child does not outlive an interrupted caller: a Ctrl-C, or a CI cancel that signals only
+    this Python process and not its process group, would otherwise leave `docker build` running
+    after Python exits. It gets SIGTERM (docker cancels the build), then SIGKILL."""
+    try:
+        yield process
+    except BaseException:
+        process.terminate()
+        try:
+            process.wait(CHILD_STOP_S)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+        raise
+
+
 def build(context_dir: Path, tag: str, *, platform: str, buildargs: dict, labels: dict, plain: bool,
           cache_from=(), dockerfile: str = "Dockerfile", no_cache=False) -> str:
     """Build with BuildKit (host network) and return the image id; print progress.
@@ -245,11 +264,12 @@ def build(context_dir: Path, tag: str, *, platform: str, buildargs: dict, labels
     for ref in cache_from:
         cmd += ["--cache-from", ref]
     progress = Progress(plain)
-    process = subprocess.Popen([*cmd, str(context_dir)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                               text=True, errors="replace", env={**os.environ, **env})
-    for line in process.stdout:
-        progress.feed(line)
-    process.wait()
+    with stopped_on_interrupt(subprocess.Popen([*cmd, str(context_dir)], stdout=subprocess.PIPE,
+                                               stderr=subprocess.STDOUT, text=True, errors="replace",
+                                               env={**os.environ, **env})) as process:
+        for line in process.stdout:
+            progress.feed(line)
+        process.wait()
     if process.returncode:
         step, tail, status = progress.failed or (None, [], "")
         if not plain:

@@ -28,44 +28,26 @@ from ..lock import lockfile
 from ..lock.request import build_request
 from ..lock.resolve import uv_version
 from ..manifest.model import arch_of, platform_slug
+from ..manifest.references import Tags, tags_of
 from ..render import dockerfile
 from . import base, context, engine, inputs, wheelhouse
 
 CONTENT_LABEL = "org.verl.image.content-hash"
 PLATFORM_LABEL = "org.verl.image.platform"
-
-
-@dataclass(frozen=True)
-class Tags:
-    repository: str
-    name: str
-    short_hash: str
-    human: str
-    arch: str
-    host: bool  # a build of this host's own platform also moves the plain tags
-
-    @property
-    def final(self) -> str:
-        return f"{self.repository}:{self.name}-{self.short_hash}-{self.arch}"
-
-    @property
-    def candidate(self) -> str:
-        return f"{self.final}-candidate"
-
-    @property
-    def moving(self) -> list:
-        tags = [f"{self.repository}:{self.name}-{self.arch}", f"{self.repository}:{self.human}-{self.arch}"]
-        if self.host:
-            tags += [f"{self.repository}:{self.name}", f"{self.repository}:{self.human}"]
-        return tags
+DEVICE_CHECKS_LABEL = "org.verl.image.device-checks"
+# JSON list of {component, file, sha256}: files installed as served (--allow-unverified), [] when none;
+# pins.json (the label org.verl.image.pins and /etc/verl-image/pins.json) lists them under "unverified"
+UNVERIFIED_LABEL = "org.verl.image.unverified"
 
 
 class Prepared(NamedTuple):
-    """What prepare() found: the build is decided, nothing downloaded yet."""
+    """What prepare() found: the build is decided, nothing downloaded yet but the files the lock holds no
+    sha256 for (their bytes are part of the content hash)."""
     rendered: dict
     digest: str
     base_id: str
     tags: Tags
+    unverified: tuple = ()  # of wheelhouse.Unverified
 
 
 @dataclass
@@ -125,20 +107,22 @@ def check_lock(manifest, image, platform: str, root: Path) -> None:
 
 
 def prepare(api, manifest, image, platform: str, root: Path, profile, *, alternative=None, mirror=None,
-            cache: Path, log=print) -> Prepared:
-    """Everything the content hash needs, without downloading a wheel."""
+            cache: Path, log=print, allow_unverified=()) -> Prepared:
+    """Everything the content hash needs, without downloading a locked wheel: a file the lock holds no
+    sha256 for is refused unless allow_unverified names it, and then fetched, its sha256 hashed in."""
     rendered = rendered_files(manifest, image, root, alternative)
     check_lock(manifest, image, platform, root)
     if platform not in image.platforms:
         raise UserError(f"image {image.name!r} is for {', '.join(image.platforms)}, not {platform}")
     engine.ensure_emulation(platform, log)
     base_id = base.ensure_base(api, image.base, platform, mirror=mirror, cache=cache, log=log)
-    found = inputs.build_inputs(root, image, platform, rendered)
+    unverified = wheelhouse.fetch_unverified(manifest, image, platform, root, profile, cache, allow_unverified, log)
+    found = {**inputs.build_inputs(root, image, platform, rendered),
+             **{f"unverified:{u.component}": u.sha256 for u in unverified}}
     digest = inputs.content_hash(found, base_id, buildargs(image, platform, profile))
-    name = image.name if alternative is None else f"{image.name}-{alternative.name}"
-    tags = Tags(manifest.repository, name, digest[:12], image.human_tag, arch_of(platform),
-                platform == engine.host_platform())
-    return Prepared(rendered, digest, base_id, tags)
+    tags = tags_of(manifest.repository, image, arch_of(platform), digest, host=platform == engine.host_platform(),
+                   alternative=alternative)
+    return Prepared(rendered, digest, base_id, tags, tuple(unverified))
 
 
 def buildargs(image, platform, profile) -> dict:
@@ -146,17 +130,18 @@ def buildargs(image, platform, profile) -> dict:
 
 
 def run(api, manifest, image, platform: str, root: Path, profile, *, smoke_runner, plain=False, force=False,
-        alternative=None, mirror=None, cache_from=(), cache: Path, log=print, wait=False) -> Outcome:
+        alternative=None, mirror=None, cache_from=(), cache: Path, log=print, wait=False, allow_unverified=()) -> Outcome:
     with image_lock(image.name, platform, cache, wait):
-        rendered, digest, base_id, tags = prepare(api, manifest, image, platform, root, profile,
-                                                  alternative=alternative, mirror=mirror, cache=cache, log=log)
+        prepared = prepare(api, manifest, image, platform, root, profile, alternative=alternative, mirror=mirror,
+                           cache=cache, log=log, allow_unverified=allow_unverified)
+        tags = prepared.tags
         existing = engine.image_id(api, tags.final)
         if existing and not force:
             log(f"image {tags.final}: up to date (content hash {tags.short_hash}), nothing to build")
             promote(api, existing, tags, log)
             return Outcome(tags, existing, built=False, promoted=True)
-        built = build_candidate(api, manifest, image, platform, root, profile, (rendered, digest, base_id, tags),
-                                plain=plain, cache_from=cache_from, cache=cache, log=log)
+        built = build_candidate(api, manifest, image, platform, root, profile, prepared, plain=plain,
+                                cache_from=cache_from, cache=cache, log=log)
         result = smoke_runner(tags.candidate)
         if not result.passed:
             log(f"smoke FAILED for {tags.candidate}: tags {', '.join(tags.moving)} left where they were "
@@ -172,14 +157,26 @@ def build_candidate(api, manifest, image, platform: str, root: Path, profile, pr
                     cache: Path, log=print, no_cache=False) -> str:
     """Download, assemble and build the candidate of prepare()'s result; returns its image id. No tag but
     the candidate's moves (benchmarks and the layer test build bumped trees this way)."""
-    rendered, digest, base_id, tags = prepared
-    house = wheelhouse.fetch(manifest, image, platform, root, profile, cache, log)
+    rendered, digest, base_id, tags, unverified = prepared
+    house = wheelhouse.fetch(manifest, image, platform, root, profile, cache, log,
+                             allowed=[u.component for u in unverified])
+    listed = [u.as_dict() for u in house.unverified]
+    rendered = with_unverified(rendered, listed)
     target = cache / "context" / image.name / platform_slug(platform)
     context.assemble(root, image, platform, rendered, house, target)
     labels = oci_labels(manifest, image, platform, root, digest, base_id, rendered["pins.json"])
+    labels[UNVERIFIED_LABEL] = json.dumps(listed, sort_keys=True, separators=(",", ":"))
     log(f"image {tags.candidate}: building from {target}")
     return engine.build(target, tags.candidate, platform=platform, buildargs=buildargs(image, platform, profile),
                         labels=labels, plain=plain, cache_from=cache_from, no_cache=no_cache)
+
+
+def with_unverified(rendered: dict, unverified: list) -> dict:
+    """The image's pins.json, listing under "unverified" the files installed as served (none: as rendered)."""
+    if not unverified:
+        return rendered
+    pins = {**json.loads(rendered["pins.json"]), "unverified": unverified}
+    return {**rendered, "pins.json": json.dumps(pins, indent=2, sort_keys=True) + "\n"}
 
 
 def promote(api, image_id: str, tags: Tags, log) -> None:
@@ -202,8 +199,17 @@ def oci_labels(manifest, image, platform, root: Path, digest: str, base_id: str,
         "org.opencontainers.image.base.digest": base_id,
         CONTENT_LABEL: digest,
         PLATFORM_LABEL: platform,
+        DEVICE_CHECKS_LABEL: device_checks_label(image, platform),
         "org.verl.image.pins": json.dumps(json.loads(pins_json), sort_keys=True, separators=(",", ":")),
     }
+
+
+def device_checks_label(image, platform: str) -> str:
+    """What pins.yaml says about the device checks of this platform: required before promotion, or
+    waived (CI's merge refuses a candidate whose label says otherwise)."""
+    if platform in image.waivers:
+        return f"not run on {platform}: {image.waivers[platform]}"
+    return f"required on {platform} (device runner {image.runner.name}) before promotion"
 
 
 def git_revision(root: Path) -> str:

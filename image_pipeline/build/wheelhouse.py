@@ -2,9 +2,12 @@
 
 Locked wheels and sdists are fetched by sha256 (an arm64 wheelhouse on an x86 host too);
 pinned sdists (`url` pins) likewise. Externals are what the lock could not resolve: an index
-external is downloaded pinned from its index (or mirror) for the target platform, a git
-external is checked out at its pinned commit, proven to be on its ref. Credentials stay on
-the host: nothing here reaches the build context but files.
+external is fetched by the sha256 `build.py lock` recorded where its index answered, a git
+external is checked out at its pinned commit, proven to be on its ref. A file the lock holds
+no sha256 for (an index external or an archive whose source did not answer the lock) is
+refused unless --allow-unverified names its component; then it is taken as served and its
+sha256 reported (Unverified), for the content hash, the image's labels and its pins.json.
+Credentials stay on the host: nothing here reaches the build context but files.
 """
 
 from __future__ import annotations
@@ -18,8 +21,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import UserError
+from ..files import link_or_copy
 from ..lock import artifacts, declared, lockfile
-from ..manifest.model import PLATFORM_ARCH
+from ..lock.request import uv_platform
 from ..paths import PAYLOAD
 
 WORKERS = 8
@@ -27,22 +31,81 @@ WORKERS = 8
 
 @dataclass
 class Wheelhouse:
-    """Where each file of a lock is on this host (all verified)."""
+    """Where each file of a lock is on this host (all verified against the lock, but `unverified`)."""
     files: dict = field(default_factory=dict)  # package name -> Path
     source_builds: dict = field(default_factory=dict)  # component -> Path of its pinned sdist
     externals: dict = field(default_factory=dict)  # component -> Path (a wheel, or a source tree)
     archives: dict = field(default_factory=dict)  # component -> [Path] of the wheels in its archive
+    unverified: list = field(default_factory=list)  # of Unverified: files the lock had no sha256 for
 
 
-def fetch(manifest, image, platform: str, root: Path, profile, cache: Path, log=print) -> Wheelhouse:
-    image = image.on(platform)
+@dataclass(frozen=True)
+class Unverified:
+    """A file installed as served because the lock holds no sha256 for it (--allow-unverified)."""
+    component: str
+    file: str
+    sha256: str
+
+    def as_dict(self) -> dict:
+        return {"component": self.component, "file": self.file, "sha256": self.sha256}
+
+
+def unverified_components(lock) -> list:
+    """Components whose file the lock could not hash: index externals without sha256, unpinned archives."""
+    return sorted({x["component"] for x in lock.externals if not x.get("commit") and not x.get("sha256")}
+                  | {a["component"] for a in lock.archives if not a.get("sha256")})
+
+
+def read_lock(root: Path, image, platform: str):
     lock = lockfile.read(lockfile.path_for(root, image.name, platform))
     if lock is None:
         raise UserError(f"{image.name} has no lock for {platform}: run `python build.py lock`")
+    return lock
+
+
+def check_allowed(manifest, lock, allowed) -> list:
+    """The lock's unverified components, each named by --allow-unverified, or a refusal naming them."""
+    unknown = sorted(set(allowed) - set(manifest.components))
+    if unknown:
+        raise UserError(f"{', '.join(unknown)}: no such component in pins.yaml", key="--allow-unverified")
+    refused = [name for name in unverified_components(lock) if name not in allowed]
+    if refused:
+        raise UserError(f"the lock of {lock.image} for {lock.platform} holds no sha256 for {', '.join(refused)} (its "
+                        f"index did not answer `build.py lock`): refusing to install unverified files; re-lock where "
+                        f"it answers, or pass --allow-unverified NAME to take each as served (the image's labels and "
+                        f"pins.json then list it)", key="--allow-unverified")
+    return unverified_components(lock)
+
+
+def fetch_unverified(manifest, image, platform: str, root: Path, profile, cache: Path, allowed=(),
+                     log=print) -> list:
+    """The files of `platform`'s lock installed unverified ([Unverified]), refused unless allowed; fetched
+    into the cache here so their bytes can enter the content hash before anything is built."""
+    image = image.on(platform)
+    lock = read_lock(root, image, platform)
+    names = check_allowed(manifest, lock, allowed)
+    mirrors = profile.mirrors(manifest.indexes)
+    found = []
+    for item in lock.externals:
+        if item["component"] in names:
+            path = _external(manifest, image, platform, item, mirrors, profile, cache)
+            found.append(Unverified(item["component"], path.name, artifacts.sha256_file(path)))
+    for item in lock.archives:
+        if item["component"] in names:
+            archive = artifacts.fetch_archive(item["url"], "", cache, profile.ssl_context())
+            found.append(Unverified(item["component"], archive.name, artifacts.sha256_file(archive)))
+    for file in found:
+        log(f"wheelhouse: {file.component} UNVERIFIED (--allow-unverified): {file.file} sha256 {file.sha256}")
+    return found
+
+
+def fetch(manifest, image, platform: str, root: Path, profile, cache: Path, log=print, allowed=()) -> Wheelhouse:
+    image = image.on(platform)
+    lock = read_lock(root, image, platform)
+    house = Wheelhouse(unverified=fetch_unverified(manifest, image, platform, root, profile, cache, allowed, log))
     names = {index.url: name for name, index in manifest.indexes.items()}
     mirrors = profile.mirrors(manifest.indexes)
     context = profile.ssl_context()
-    house = Wheelhouse()
     with concurrent.futures.ThreadPoolExecutor(WORKERS) as pool:
         jobs = {entry.name: pool.submit(artifacts.fetch_locked, entry, entry.index, mirrors.get(names.get(entry.index)),
                                         cache, context) for entry in lock.packages}
@@ -67,6 +130,10 @@ def _external(manifest, image, platform, item, mirrors, profile, cache) -> Path:
         check_declared(manifest, comp, tree)
         return tree
     index = comp.index_for(platform)
+    if item.get("sha256"):
+        locked = lockfile.Entry(item["dist"], item["version"], item["origin"],
+                                lockfile.Artifact("wheel", item["file"], "", None, item["sha256"]), item["tier"], [])
+        return artifacts.fetch_locked(locked, item["origin"], mirrors.get(index), cache, profile.ssl_context())
     return download_pinned(item["dist"], item["version"], mirrors.get(index) or manifest.indexes[index].url,
                            image, platform, profile, cache)
 
@@ -97,32 +164,23 @@ def unpack_archive(item, cache: Path, context, log=print) -> list:
 
 
 def download_pinned(dist, version, index, image, platform, profile, cache) -> Path:
-    """The wheel of dist==version for the image's python and platform, from an index or directory."""
+    """An unverified external (no sha256 in the lock): the wheel of dist==version for the image's python
+    and platform, as its index serves it; downloaded once per pin, its sha256 reported by the caller."""
     dest = cache / "externals" / f"{dist}-{version}-{platform.replace('/', '-')}-py{image.python}"
     found = sorted(dest.glob("*.whl")) if dest.exists() else []
     if found:
         return found[0]
-    arch = PLATFORM_ARCH[platform]
-    glibc = int(image.base.get("glibc").split("_")[1])
-    source = ["--find-links", index, "--no-index"] if not index.startswith(("http", "file:")) else ["--index-url", index]
-    cmd = [sys.executable, "-m", "pip", "download", "--isolated", "--no-deps", "--only-binary=:all:", "--dest",
-           str(dest), "--python-version", image.python, "--implementation", "cp", *source,
-           *(f"--platform=manylinux_2_{m}_{arch}" for m in range(glibc, 16, -1)),
-           f"{dist}=={version}"]
-    if profile.ca_bundle:
-        cmd += ["--cert", profile.ca_bundle]
-    result = subprocess.run(cmd, capture_output=True, text=True)
-    found = sorted(dest.glob("*.whl"))
-    if result.returncode or not found:
-        last = (result.stderr.strip().splitlines() or ["no wheel"])[-1]
-        raise UserError(f"external {dist}=={version} for {platform} is not available from {index}: {last}",
-                        key=f"{dist}")
-    return found[0]
+    try:
+        return artifacts.download_wheel(dist, version, index, python=image.python,
+                                        uv_platform=uv_platform(image, platform), ca_bundle=profile.ca_bundle, dest=dest)
+    except artifacts.Unreachable as exc:
+        raise UserError(f"external {exc.message}", key=dist) from None
 
 
 def check_declared(manifest, comp, tree: Path) -> None:
-    """A tree installed from a pyproject (sglang's NPU one) must declare nothing its pin's `requires` misses."""
-    if not comp.install or comp.get("requires") is None:
+    """A tree installed from a pyproject (sglang's NPU one) must declare nothing its pin's `requires` misses.
+    A tree put on the import path is never installed, so nothing it declares is either (as upstream's PYTHONPATH)."""
+    if not comp.install or comp.import_path or comp.get("requires") is None:
         return
     found = declared.problems(comp, tree)
     if found:
@@ -147,6 +205,45 @@ def checkout(comp, cache: Path) -> Path:
     return dest
 
 
+def export(manifest, image, platform: str, root: Path, house: Wheelhouse, cache: Path, profile, out: Path,
+           log=print) -> Path:
+    """The directory a host install reads with --wheelhouse (images/<name>/install.<platform>.sh): every
+    file of the lock, pinned sdist, external wheel and archive under files/ by name, each git source at
+    its pinned commit under src/<component>-<commit>/ as a repository fetch_source.py can prove it from
+    again, offline. Several images and platforms may share one directory."""
+    lock = lockfile.read(lockfile.path_for(root, image.name, platform))
+    (out / "files").mkdir(parents=True, exist_ok=True)
+    paths = [*house.files.values(), *house.source_builds.values()]
+    paths += [path for path in house.externals.values() if path.is_file()]
+    paths += [artifacts.fetch_archive(item["url"], item.get("sha256", ""), cache, profile.ssl_context())
+              for item in lock.archives]
+    for path in paths:
+        link_or_copy(path, out / "files" / path.name)
+    trees = [(manifest.components[name], tree) for name, tree in house.externals.items() if tree.is_dir()]
+    for comp, tree in trees:
+        _export_tree(comp, tree, out / "src" / f"{comp.name}-{comp.get('commit')}")
+    log(f"wheelhouse {out}: {len(paths)} files and {len(trees)} source trees for {image.name} {platform}")
+    return out
+
+
+def _export_tree(comp, tree: Path, target: Path) -> None:
+    """A copy of a checked-out source whose ref a fresh fetch can ask for: fetch_source.py fetches a branch
+    from refs/heads/, which a checkout only has as refs/remotes/origin/ (the head it was proven against)."""
+    if target.exists():
+        return
+    target.parent.mkdir(parents=True, exist_ok=True)
+    partial = target.with_name(target.name + f".{os.getpid()}.part")
+    subprocess.run(["cp", "-a", str(tree), str(partial)], check=True)
+    (partial / ".verified").unlink(missing_ok=True)
+    git = ["git", "-C", str(partial)]
+    if comp.get("branch"):
+        branch = comp.get("branch")
+        subprocess.run([*git, "update-ref", f"refs/heads/{branch}", f"refs/remotes/origin/{branch}"], check=True)
+    # a partial clone serves a partial fetch of the pinned commit's own objects, never GitHub's
+    subprocess.run([*git, "config", "uploadpack.allowFilter", "true"], check=True)
+    os.replace(partial, target)
+
+
 def test_tools(manifest, image, platform: str, root: Path, profile, cache: Path) -> Path:
     """The locked test tools of an image (the lock's test-tools tier), as a directory to mount for
     `build.py verl-tests`: files/ and a hash-pinned requirements.txt. Never in the image."""
@@ -165,8 +262,7 @@ def test_tools(manifest, image, platform: str, root: Path, profile, cache: Path)
     for entry in entries:
         path = artifacts.fetch_locked(entry, entry.index, mirrors.get(names.get(entry.index)), cache,
                                       profile.ssl_context())
-        if not (target / "files" / path.name).exists():
-            os.link(path, target / "files" / path.name)
+        link_or_copy(path, target / "files" / path.name)
         lines.append(f"{entry.name}=={entry.version} --hash=sha256:{entry.artifact.sha256}\n")
     (target / "requirements.txt").write_text("".join(sorted(lines)))
     return target

@@ -8,6 +8,8 @@ Nothing below this package imports it.
 from __future__ import annotations
 
 import argparse
+import contextlib
+import signal
 import sys
 from pathlib import Path
 
@@ -108,11 +110,28 @@ def _load_commands():
     from . import manifest_commands, engine_commands, review_commands  # noqa: F401  (help order)
 
 
+@contextlib.contextmanager
+def termination_as_interrupt():
+    """SIGTERM (a CI cancel's second signal) unwinds like Ctrl-C: children are stopped, locks released."""
+    def interrupt(signum, frame):
+        raise KeyboardInterrupt
+    try:
+        previous = signal.signal(signal.SIGTERM, interrupt)
+    except ValueError:  # not the main thread (main() called from a worker): leave signals alone
+        previous = interrupt
+    try:
+        yield
+    finally:
+        if previous is not interrupt:
+            signal.signal(signal.SIGTERM, previous)
+
+
 def main(argv=None) -> int:
     args = parser().parse_args(argv)
     invocation = Invocation(args.root.resolve())
     try:
-        return args.run(invocation, args) or 0
+        with termination_as_interrupt():
+            return args.run(invocation, args) or 0
     except UserError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_USAGE

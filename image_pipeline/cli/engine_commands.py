@@ -9,6 +9,7 @@ from ..errors import UserError
 from . import command, image_arg, network_args, platform_arg, profile_of
 
 ARTIFACTS = "artifacts"
+STAGE_RECORDS = "stages"
 
 
 def _platform(args) -> str:
@@ -31,10 +32,30 @@ def _image_cmd_args(parser):
     parser.add_argument("--progress", choices=("auto", "pretty", "plain"), default="auto",
                         help="build output: one line per step, or every line with timestamps (CI)")
     parser.add_argument("--force", action="store_true", help="build and smoke-test even if the content tag exists")
+    parser.add_argument("--wait", action="store_true",
+                        help="wait for another pipeline of this image and platform instead of refusing (make test "
+                             "starts the arm64 build while the tests that need it wait the same way)")
     parser.add_argument("--cache-from", action="append", default=[],
                         help="image whose layers the build may reuse (e.g. the registry's current one)")
+    stage = parser.add_argument_group("CI build stage (README: CI)")
+    stage.add_argument("--stage", choices=("build",),
+                       help="build the candidate, run only its device-free checks, push it by digest to every "
+                            "--registry under its candidate tag and write a stage record; no tag is promoted")
+    _registries(stage, required=False)
+    stage.add_argument("--record", type=Path, help="where the stage record goes "
+                                                   f"(default: {STAGE_RECORDS}/<image>@<arch>-<stage>.json)")
+    stage.add_argument("--write-cache", action="store_true",
+                       help="also point the registry cache tag (<image>-<arch>-cache) at the pushed candidate")
+    _allow_unverified_arg(parser)
     network_args(parser)
     _smoke_args(parser)
+
+
+def _allow_unverified_arg(parser):
+    parser.add_argument("--allow-unverified", action="append", default=[], metavar="NAME",
+                        help="install component NAME although the lock holds no sha256 for its file (its index "
+                             "did not answer `build.py lock`): taken as served, its sha256 in the image's labels "
+                             "and pins.json (repeatable)")
 
 
 @command("engine", "make sure a Docker Engine answers (as root: install docker.io, start dockerd) and that each "
@@ -62,45 +83,87 @@ def _base(inv, args):
     return 0
 
 
-@command("wheelhouse", "download an image's locked files (and externals) for a platform, for the offline build",
-         lambda p: (image_arg(p, optional=True), platform_arg(p), network_args(p)))
+@command("wheelhouse", "download an image's locked files (and externals) for a platform, for the offline build; "
+                       "--out DIR also lays them out for a host install (install.<platform>.sh --wheelhouse DIR)",
+         lambda p: (image_arg(p, optional=True), platform_arg(p), _allow_unverified_arg(p), network_args(p),
+                    p.add_argument("--out", type=Path, help="directory for images/<name>/install.*.sh --wheelhouse")))
 def _wheelhouse(inv, args):
     from ..build import wheelhouse
 
-    wheelhouse.fetch(inv.manifest, inv.image(args.image), _platform(args), inv.root, profile_of(args), inv.cache)
+    image, platform, profile = inv.image(args.image), _platform(args), profile_of(args)
+    house = wheelhouse.fetch(inv.manifest, image, platform, inv.root, profile, inv.cache,
+                             allowed=args.allow_unverified)
+    if args.out:
+        wheelhouse.export(inv.manifest, image, platform, inv.root, house, inv.cache, profile, args.out.resolve())
     return 0
 
 
-def _runner(api, image, args, platform):
-    from ..smoke import runner
+def _runner(api, image, args, platform, stage=""):
+    from ..smoke import runner, stages
+
+    if stage and args.only:
+        raise UserError(f"the {stage} stage runs its own checks ({stages.only_for(image, stage)})", key="--only")
+    only = stages.only_for(image, stage) if stage else args.only
 
     def run(reference):
-        outcome = runner.run(api, image.name, reference, artifacts=Path(ARTIFACTS).resolve(), only=args.only,
-                             platform=platform, log_wait_cap=args.log_wait, log_wait_poll=args.log_poll)
+        outcome = runner.run(api, image.name, reference, artifacts=Path(ARTIFACTS).resolve(), only=only,
+                             faults=getattr(args, "fault", ()), platform=platform, log_wait_cap=args.log_wait,
+                             log_wait_poll=args.log_poll, stage=stage)
         print(runner.summary_table(outcome))
         return outcome
-    runner.validate(args.only, ())
+    runner.validate(only, getattr(args, "fault", ()))
     return run
 
 
+def _write_stage_record(args, record) -> int:
+    from ..publish import stages
+
+    path = args.record or stages.record_path(Path(STAGE_RECORDS), record["image"], record["platform"], record["stage"])
+    stages.write_record(path.resolve(), record)
+    verdict = "passed" if record["passed"] else f"FAILED ({record['reason']})"
+    print(f"{record['stage']} stage of {record['image']} ({record['platform']}): {verdict}; record: {path}")
+    return 0 if record["passed"] else 1
+
+
 @command("image", "build an image for a platform (base, wheelhouse, BuildKit), run its smoke suite, and only then "
-                  "promote its tags", _image_cmd_args)
+                  "promote its tags; with --stage build, CI's build stage (device-free checks, candidate pushed by "
+                  "digest, nothing promoted)", _image_cmd_args)
 def _image(inv, args):
     from ..build import engine, pipeline
 
     image = inv.image(args.image)
     platform = _platform(args)
     alternative = _alternative(inv, image, args.alternative)
-    api = engine.client()
     plain = args.progress == "plain" or (args.progress == "auto" and not sys.stdout.isatty())
+    if args.stage:
+        return _build_stage(inv, args, image, platform, plain)
+    if args.registry or args.record or args.write_cache:
+        raise UserError("--registry, --record and --write-cache belong to --stage build", key="--stage")
+    api = engine.client()
     outcome = pipeline.run(api, inv.manifest, image, platform, inv.root, profile_of(args),
                            smoke_runner=_runner(api, image, args, platform), plain=plain, force=args.force,
                            alternative=alternative, mirror=args.apt_mirror, cache_from=args.cache_from,
-                           cache=inv.cache)
+                           cache=inv.cache, wait=args.wait, allow_unverified=args.allow_unverified)
     if not outcome.promoted:
         return 1
     print(f"image {image.name} ({platform}): {outcome.tags.final} ({', '.join(outcome.tags.moving)})")
     return 0
+
+
+def _build_stage(inv, args, image, platform, plain) -> int:
+    from ..build import engine
+    from ..publish import stages
+
+    if not args.registry:
+        raise UserError("the build stage pushes its candidate: name at least one --registry", key="--registry")
+    if args.alternative or args.force:
+        raise UserError("the build stage builds the image as pinned, always", key="--alternative/--force")
+    api = engine.client()
+    smoke = _runner(api, image, args, platform, stage="build")
+    record = stages.build_stage(api, inv.manifest, image, platform, inv.root, profile_of(args), args.registry,
+                                smoke=smoke, cache=inv.cache, cache_from=args.cache_from, write_cache=args.write_cache,
+                                plain=plain, mirror=args.apt_mirror, allow_unverified=args.allow_unverified)
+    return _write_stage_record(args, record)
 
 
 def _alternative(inv, image, name):
@@ -113,13 +176,15 @@ def _alternative(inv, image, name):
     return declared[name]
 
 
-@command("smoke", "run the smoke suite inside a built image (default: its promoted tag for the platform)",
+@command("smoke", "run the smoke suite inside a built image (default: its promoted tag for the platform); with "
+                  "--digest, CI's device stage: the device checks in a candidate pulled by digest",
          lambda p: (image_arg(p, optional=True), platform_arg(p), _smoke_args(p),
                     p.add_argument("--tag", help="image reference to test instead of <repository>:<image>-<arch>"),
                     p.add_argument("--fault", action="append", default=[],
                                    help="inject a fault the suite must catch (smoke_tests/checks.json lists them)"),
                     p.add_argument("--extended", action="store_true",
-                                   help="also run the optional checks (verl's own tests for the device)")))
+                                   help="also run the optional checks (verl's own tests for the device)"),
+                    _device_stage_args(p)))
 def _smoke(inv, args):
     from ..build import engine
     from ..manifest.model import arch_of
@@ -127,6 +192,8 @@ def _smoke(inv, args):
 
     image = inv.image(args.image)
     platform = _platform(args)
+    if args.digest or args.registry or args.record:
+        return _device_stage(inv, args, image, platform)
     runner.validate(args.only, args.fault)  # before anything touches the engine
     reference = args.tag or f"{inv.manifest.repository}:{image.name}-{arch_of(platform)}"
     api = engine.client()
@@ -136,6 +203,34 @@ def _smoke(inv, args):
                          log_wait_cap=args.log_wait, log_wait_poll=args.log_poll)
     print(runner.summary_table(outcome))
     return 0 if outcome.passed else 1
+
+
+def _device_stage_args(parser):
+    group = parser.add_argument_group("CI device stage (README: CI)")
+    group.add_argument("--digest", help="pull this candidate (sha256:...) from --registry and run the device checks "
+                                        "in it; writes a stage record against that digest")
+    group.add_argument("--registry", help="the registry the build stage pushed the candidate to")
+    group.add_argument("--record", type=Path, help="where the stage record goes "
+                                                   f"(default: {STAGE_RECORDS}/<image>@<arch>-device.json)")
+
+
+def _device_stage(inv, args, image, platform) -> int:
+    from ..build import engine
+    from ..manifest import grammar
+    from ..publish import stages
+
+    if not (args.digest and args.registry):
+        raise UserError("the device stage pulls a candidate: give both --digest and --registry", key="--digest")
+    if args.tag or args.extended:
+        raise UserError("the device stage runs the device checks of the pulled digest only", key="--tag/--extended")
+    try:
+        grammar.image_digest(args.digest)
+    except ValueError as exc:
+        raise UserError(str(exc), key="--digest") from None
+    api = engine.client()
+    smoke = _runner(api, image, args, platform, stage="device")
+    record = stages.device_stage(api, inv.manifest, image, platform, args.registry, args.digest, smoke=smoke)
+    return _write_stage_record(args, record)
 
 
 @command("baseline", "show (or --update) the image's smoke-training baseline from a fresh run of its whole smoke suite; "
@@ -159,7 +254,7 @@ def _baseline(inv, args):
                          platform=platform)
     print(runner.summary_table(outcome))
     new = baseline.candidate_of(outcome)
-    path = inv.root / "smoke_tests" / "baselines" / f"{image.name}.{image.device}.{arch}.txt"
+    path = runner.baseline_file(inv.root, image, platform)
     old = path.read_text() if path.exists() else ""
     print(tables.unified_diff(old, new, path.name) or f"{path.name}: unchanged")
     if args.update and new != old:
@@ -183,42 +278,23 @@ def _publish(inv, args):
     return 0
 
 
-def _registries(parser):
-    parser.add_argument("--registry", action="append", required=True,
+def _registries(parser, required=True):
+    parser.add_argument("--registry", action="append", required=required, default=[],
                         help="a registry named in pins.yaml, or host[:port][/namespace] (repeatable)")
 
 
-@command("push", "CI per-architecture step of publish: push this platform's promoted image to each registry and "
-                 "write the digests (JSON) for `merge`",
-         lambda p: (image_arg(p, optional=True), platform_arg(p), _registries(p),
-                    p.add_argument("--out", type=Path, required=True, help="where the digests JSON goes")))
-def _push(inv, args):
-    import json
-
-    from ..build import engine
-    from ..files import atomic_write
-    from ..publish import publish
-
-    pushed = publish.push(engine.client(), inv.manifest, inv.image(args.image), args.registry,
-                          platforms=[_platform(args)])
-    atomic_write(args.out, json.dumps(pushed, indent=1, sort_keys=True) + "\n")
-    return 0
-
-
-@command("merge", "CI step after every per-architecture job passed: one image index per registry from the pushed "
-                  "digests, then move the tags",
-         lambda p: (image_arg(p, optional=True), _registries(p),
-                    p.add_argument("digests", nargs="+", type=Path, help="JSON files written by `push`")))
+@command("merge", "CI step after both stages of every platform: check their records (a passed build and device "
+                  "stage for the same digest, or a waiver), then content tags, one image index per registry and the "
+                  "moving tags",
+         lambda p: (image_arg(p), _registries(p),
+                    p.add_argument("--records", type=Path, default=Path(STAGE_RECORDS),
+                                   help="directory of the stage records, <image>@<arch>-<stage>.json (default: "
+                                        f"{STAGE_RECORDS})")))
 def _merge(inv, args):
-    import json
+    from ..publish import stages
 
-    from ..publish import publish
-
-    pushed: dict = {}
-    for path in args.digests:
-        for registry, platforms in json.loads(path.read_text()).items():
-            pushed.setdefault(registry, {}).update(platforms)
-    publish.merge(inv.manifest, inv.image(args.image), args.registry, pushed)
+    image = inv.image(args.image)
+    stages.merge_stages(inv.manifest, image, args.registry, stages.read_records(stages.records_of(args.records, image)))
     return 0
 
 

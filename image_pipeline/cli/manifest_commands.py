@@ -6,16 +6,38 @@ import json
 import sys
 
 from .. import tables
+from ..errors import UserError
 from . import command, image_arg, network_args, profile_of, readme_blocks
 
 
-@command("validate", "load pins.yaml and check the schema, every compatibility rule and the pins against the locks")
+def _validate_args(parser):
+    parser.add_argument("--base", help="git ref the pin policy compares pins.yaml with (default: HEAD, so a hand "
+                                       "edit not yet committed is checked; outside a git work tree: not run)")
+
+
+@command("validate", "load pins.yaml and check the schema, every compatibility rule, the pins against the locks "
+                     "and the pin policy against --base", _validate_args)
 def _validate(inv, args):
     from ..lock import check
+    from ..review import affected, policy
 
     manifest = inv.manifest
     check.check_pins(manifest, inv.root)
-    print(f"{inv.pins.name}: ok ({len(manifest.components)} components, {len(manifest.images)} images)")
+    if args.base or affected.is_work_tree(inv.root):
+        ref = args.base or "HEAD"
+        base = affected.manifest_at(inv.root, ref)
+        if base is None:
+            policy_note = f"pin policy not run: pins.yaml of {ref} does not load with this schema (lint-pins --base " \
+                          f"{ref} checks every pin as new)"
+        else:
+            found = policy.problems(base, manifest)
+            if found:
+                raise UserError(found[0] + (f" (and {len(found) - 1} more: build.py lint-pins)" if len(found) > 1
+                                            else ""))
+            policy_note = f"pin policy against {ref}"
+    else:
+        policy_note = "pin policy not run: no git work tree here (pass --base)"
+    print(f"{inv.pins.name}: ok ({len(manifest.components)} components, {len(manifest.images)} images; {policy_note})")
     return 0
 
 
@@ -108,8 +130,47 @@ def _show(inv, args):
     return 0
 
 
-@command("lint", "run hadolint (with .hadolint.yaml) on every rendered Dockerfile, alternatives included")
+@command("lint", "run hadolint (with .hadolint.yaml) on every rendered Dockerfile, alternatives included, and "
+                 "shellcheck on every install script")
 def _lint(inv, args):
     from ..render import lint
 
-    return lint.hadolint_all(inv.manifest, inv.root)
+    dockerfiles = lint.hadolint_all(inv.manifest, inv.root)
+    scripts = lint.shellcheck_all(inv.manifest, inv.root)
+    return dockerfiles or scripts
+
+
+def _export_args(parser):
+    image_arg(parser)
+    parser.add_argument("--platform", choices=("linux/amd64", "linux/arm64"),
+                        help="only this platform's script (default: every platform of the image)")
+
+
+@command("export", "write an image's bare-metal install scripts (images/<name>/install.<platform>.sh, rendered from "
+                   "the same pins and lock as its Dockerfile) and say how to run them", _export_args)
+def _export(inv, args):
+    from ..files import atomic_write
+    from ..render import dockerfile, install_script
+
+    manifest = inv.manifest
+    image = manifest.image(args.image)
+    if args.platform and args.platform not in image.platforms:
+        raise UserError(f"{image.name} is not built for {args.platform} (platforms: {', '.join(image.platforms)})",
+                        key="--platform")
+    env = dockerfile.environment(inv.root / "templates")
+    rendered = dockerfile.render_image(env, manifest, image)["Dockerfile"]
+    scripts = install_script.render_scripts(env, manifest, image, inv.root, rendered)
+    for platform in [args.platform] if args.platform else image.platforms:
+        name = install_script.script_name(platform)
+        if name not in scripts:
+            raise UserError(f"{image.name} has no lock for {platform}: run `python build.py lock --image {image.name}`")
+        path = inv.root / "images" / image.name / name
+        if not path.exists() or path.read_text() != scripts[name]:
+            atomic_write(path, scripts[name])
+            print(f"wrote {path.relative_to(inv.root)}")
+        path.chmod(0o755)
+        print(f"{path.relative_to(inv.root)}: on a {platform} host, from this checkout:\n"
+              f"    {path.relative_to(inv.root)} [--venv DIR] [--wheelhouse DIR]   (--help for the rest)\n"
+              f"  air-gapped: `python build.py wheelhouse {image.name} --platform {platform} --out DIR` where the "
+              f"indexes answer, then copy DIR and this checkout over")
+    return 0

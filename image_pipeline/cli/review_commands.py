@@ -70,7 +70,7 @@ def _affected(inv, args):
     return 0
 
 
-@command("matrix", "the CI job matrix (image, platform, runner) of the affected images",
+@command("matrix", "the CI job matrix of the affected images: one job per (image, platform, stage) on its runner",
          lambda p: (_base_arg(p), p.add_argument("--json", action="store_true", help="print JSON (for CI)")))
 def _matrix(inv, args):
     from ..review import affected
@@ -79,8 +79,9 @@ def _matrix(inv, args):
     if args.json:
         print(json.dumps(result, separators=(",", ":")))
     else:
-        print(tables.text(("IMAGE", "PLATFORM", "RUNNER", "RUNS-ON"),
-                          [(j["image"], j["platform"], j["runner"], ", ".join(j["runs_on"])) for j in result["include"]]))
+        print(tables.text(("IMAGE", "PLATFORM", "STAGE", "RUNNER", "RUNS-ON"),
+                          [(j["image"], j["platform"], j["stage"], j["runner"], ", ".join(j["runs_on"]))
+                           for j in result["include"]]))
     return 0
 
 

@@ -1,4 +1,5 @@
-"""Fetch pinned files by sha256: locked wheels and sdists, and `url` pins such as vllm's sdist.
+"""Fetch pinned files by sha256: locked wheels and sdists, `url` pins such as vllm's sdist, and
+the wheels of index externals (the file pip picks for the target, from an index uv cannot reach).
 
 Every file lands in a content-addressed cache (.cache/files/<sha256>/<name>) only after its
 sha256 matched. A locked file is looked up on its index's mirror first (a directory, or a
@@ -12,6 +13,8 @@ import html.parser
 import json
 import os
 import shutil
+import subprocess
+import sys
 import tarfile
 import urllib.parse
 import urllib.request
@@ -69,6 +72,30 @@ def _download(url: str, sha256: str, target: Path, context) -> Path:
         raise Unreachable(f"download of {url} failed: {exc}") from None
     except ValueError as exc:
         raise UserError(f"download of {url} failed: {exc}") from None
+
+
+def download_wheel(dist: str, version: str, index: str, *, python: str, uv_platform: str, ca_bundle: str,
+                   dest: Path, retries: int = 5) -> Path:
+    """The wheel pip picks for dist==version on the target (python, `<arch>-manylinux_2_<glibc>`), from a
+    simple index or a directory of wheels; bytes as served (the caller checks or records their sha256)."""
+    arch, glibc = uv_platform.split("-manylinux_2_")
+    source = ["--find-links", index, "--no-index"] if not index.startswith(("http", "file:")) else ["--index-url", index]
+    cmd = [sys.executable, "-m", "pip", "download", "--isolated", "--no-deps", "--only-binary=:all:", "--dest",
+           str(dest), "--python-version", python, "--implementation", "cp", "--retries", str(retries), *source,
+           *(f"--platform=manylinux_2_{m}_{arch}" for m in range(int(glibc), 16, -1)), f"{dist}=={version}"]
+    if ca_bundle:
+        cmd += ["--cert", ca_bundle]
+    result = subprocess.run(cmd, capture_output=True, text=True)
+    found = sorted(dest.glob("*.whl"))
+    if result.returncode or not found:
+        last = (result.stderr.strip().splitlines() or ["no wheel"])[-1]
+        raise Unreachable(f"{dist}=={version} for {arch} is not available from {index}: {last}")
+    return found[0]
+
+
+def store_verified(path: Path, sha256: str, cache: Path) -> Path:
+    """A file whose sha256 is known, into the content-addressed cache (where fetch_locked looks first)."""
+    return _store(str(path), sha256, cached(cache, sha256, path.name), None)
 
 
 def locations(name, artifact, index_url, mirror, context=None):

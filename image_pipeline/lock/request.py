@@ -112,6 +112,7 @@ def build_request(manifest, image, platform: str) -> Request:
     for comp in image.components + list(image.constraints):
         for requirement in comp.build.get("requires", ()):
             request.roots.append(Root(requirement, comp.name, image.tiers[0].name))
+    request.excludes += [canonicalize_name(dist) for dist in image.omits]
     # a test tool another pin's `without` leaves out of the image is still locked, in its own tier
     request.excludes = sorted(set(request.excludes) - {comp.dist for comp in image.test_tools})
     return request

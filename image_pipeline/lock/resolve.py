@@ -72,7 +72,7 @@ class Resolver:
         return LockFile(image=request.image, platform=request.platform, python=request.python,
                         uv_platform=request.uv_platform, inputs=request.fingerprint(self.version),
                         resolver=self.version, packages=sorted(entries, key=lambda e: e.name),
-                        externals=[asdict(x) for x in request.externals],
+                        externals=[self._external(x, request, mirrors, previous) for x in request.externals],
                         source_builds=[{**asdict(b), "requires": inside.get(b.component, [])}
                                        for b in request.source_builds],
                         archives=[self._archive(a, previous) for a in request.archives])
@@ -92,6 +92,26 @@ class Resolver:
         item["sha256"] = artifacts.sha256_file(path)
         item["external"] = ""
         return item
+
+    def _external(self, external, request, mirrors, previous) -> dict:
+        """An index external with the file pip picks for the target and its sha256, where its index (or
+        mirror) answers; else what an earlier lock recorded of the same pin; else no sha256, and the build
+        refuses it unless --allow-unverified names it. A git external is pinned by its commit."""
+        item = asdict(external)
+        if external.commit:
+            return item
+        index = next(name for name, url in request.indexes.items() if url == external.origin)
+        with tempfile.TemporaryDirectory(prefix="external-") as tmp:
+            try:
+                wheel = artifacts.download_wheel(external.dist, external.version, mirrors.get(index) or external.origin,
+                                                 python=request.python, uv_platform=request.uv_platform,
+                                                 ca_bundle=self.profile.ca_bundle, dest=Path(tmp), retries=1)
+            except artifacts.Unreachable as exc:
+                print(f"lock: {external.component}: {exc.message}", file=sys.stderr)
+                return _external_recorded_before(item, previous)
+            sha256 = artifacts.sha256_file(wheel)
+            artifacts.store_verified(wheel, sha256, self.cache)
+        return {**item, "file": wheel.name, "sha256": sha256}
 
     def _uv(self, work, request, mirrors, fmt, previous) -> str:
         output = work / ("pylock.toml" if fmt == "pylock.toml" else "requirements.txt")
@@ -141,6 +161,15 @@ def _recorded_before(item: dict, previous) -> dict:
     for old in (previous.archives if previous else []):
         if old["url"] == item["url"] and old.get("sha256") and item["sha256"] in ("", old["sha256"]):
             return {**item, "sha256": old["sha256"], "files": old["files"], "external": ""}
+    return item
+
+
+def _external_recorded_before(item: dict, previous) -> dict:
+    """An index external's file and sha256 as a previous lock recorded them for the same pin, if one did."""
+    pin = ("component", "dist", "version", "origin")
+    for old in (previous.externals if previous else []):
+        if old.get("sha256") and all(old[key] == item[key] for key in pin):
+            return {**item, "file": old["file"], "sha256": old["sha256"]}
     return item
 
 

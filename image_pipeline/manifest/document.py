@@ -1,32 +1,92 @@
 """pins.yaml as text, data and positions, read and edited with ruamel.yaml's round-trip mode.
 
 ruamel.yaml keeps comments, key order and layout on a load/dump round trip, records the
-line of every key and item, and refuses duplicate keys. On top of it this module refuses
-what a pins file must not use (anchors and aliases, which make "billion laughs" documents
-possible, merge keys, non-string keys), turns YAML values into plain data for the schema,
-and writes edits back with the file's own line endings.
+line of every key and item, and refuses duplicate keys. On top of it this module refuses,
+with the line, what a pins file must not use. While the document is composed (before any
+value is built, at no extra cost): anchors and aliases, which make "billion laughs" documents
+possible; tags (`!!python/object`, `!x`), whose constructors build objects or crash; lists and
+mappings as keys; nesting deeper than MAX_DEPTH, which would exhaust the composer's recursion.
+While values are built: numbers too long for Python, dates that are no dates. Then merge keys
+and non-string keys. It turns YAML values into plain data for the schema and writes edits back
+with the file's own line endings.
 """
 
 from __future__ import annotations
 
 import datetime
 import io
-import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
+from ruamel.yaml.composer import Composer
+from ruamel.yaml.constructor import RoundTripConstructor
 from ruamel.yaml.error import MarkedYAMLError, YAMLError
+from ruamel.yaml.events import AliasEvent, ScalarEvent
+from ruamel.yaml.nodes import MappingNode
+from ruamel.yaml.reader import ReaderError
 
 from ..errors import UserError
 
 MAX_BYTES = 1 << 20
 MAX_DEPTH = 32
-# An anchor (&name) or alias (*name) follows a line start, whitespace or a flow/block indicator; text
-# with no such '&' or '*' cannot hold one, and skips the event scan (as costly as the load itself).
-MAYBE_ANCHOR = re.compile(r"(?:^|[\s\[\]{},:?-])[&*]", re.M)
+# No count or version in pins.yaml is written with more characters; Python refuses to convert decimal
+# text of more than sys.get_int_max_str_digits() (4300) digits, inside ruamel.yaml's constructor.
+MAX_NUMBER_CHARS = 64
+
+
+class Refused(Exception):
+    """What the composer or constructor refuses, with where: parse() makes it a UserError."""
+
+    def __init__(self, message: str, mark):
+        super().__init__(message)
+        self.message = message
+        self.line = mark.line + 1 if mark else None
+
+
+class _Composer(Composer):
+    def compose_node(self, parent, index):
+        event = self.parser.peek_event()
+        if isinstance(event, AliasEvent):
+            raise Refused("aliases (*name) are not allowed: write each value where it is used", event.start_mark)
+        if event.anchor:
+            raise Refused("anchors (&name) are not allowed: write each value where it is used", event.start_mark)
+        if event.ctag is not None:
+            raise Refused(f"tags ({_tag_text(event.ctag)}) are not allowed: write plain values", event.start_mark)
+        if self.depth >= MAX_DEPTH + 1:  # the root is at depth 1 here
+            raise Refused(f"nesting is too deep (more than {MAX_DEPTH} levels)", event.start_mark)
+        if isinstance(parent, MappingNode) and index is None and not isinstance(event, ScalarEvent):
+            # a list or mapping as a key: ruamel builds it as an unhashable key when it nests
+            raise Refused("keys must be plain strings, got a list or mapping", event.start_mark)
+        return super().compose_node(parent, index)
+
+
+def _tag_text(tag) -> str:
+    """A tag as it was written: !!python/object, !x, !<tag:...>."""
+    if tag.handle:
+        return f"{tag.handle}{tag.suffix}"
+    return tag.suffix if tag.suffix.startswith("!") else f"!<{tag.suffix}>"
+
+
+class _Constructor(RoundTripConstructor):
+    def construct_yaml_int(self, node):
+        if len(node.value) > MAX_NUMBER_CHARS:
+            raise Refused(f"a number of {len(node.value)} characters (at most {MAX_NUMBER_CHARS}): quote it if it "
+                          f"is text", node.start_mark)
+        return super().construct_yaml_int(node)
+
+    def construct_yaml_timestamp(self, node, values=None):
+        try:
+            return super().construct_yaml_timestamp(node, values)
+        except ValueError:
+            raise Refused(f"{node.value!r} reads as a date but is not one: quote it if it is text",
+                          node.start_mark) from None
+
+
+_Constructor.add_constructor("tag:yaml.org,2002:int", _Constructor.construct_yaml_int)
+_Constructor.add_constructor("tag:yaml.org,2002:timestamp", _Constructor.construct_yaml_timestamp)
 
 KeyPath = tuple  # of str (mapping keys) and int (sequence indexes)
 
@@ -40,6 +100,8 @@ def dotted(keypath: KeyPath) -> str:
 
 def _yaml() -> YAML:
     yaml = YAML()
+    yaml.Composer = _Composer
+    yaml.Constructor = _Constructor
     yaml.preserve_quotes = True
     yaml.width = 4096
     yaml.indent(mapping=2, sequence=4, offset=2)
@@ -88,36 +150,26 @@ def load(path: Path) -> Document:
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise UserError(f"not UTF-8 (byte {exc.start})", file=path.name) from None
+        raise UserError(f"not UTF-8 (byte {raw[exc.start]:#04x} at offset {exc.start})", file=path.name,
+                        line=raw.count(b"\n", 0, exc.start) + 1) from None
     return parse(text, path)
 
 
 def parse(text: str, path: Path) -> Document:
-    _refuse_anchors(text, path.name)
     try:
         tree = _yaml().load(text)
+    except Refused as exc:
+        raise UserError(exc.message, file=path.name, line=exc.line) from None
     except MarkedYAMLError as exc:
         raise _syntax_error(exc, path.name) from None
+    except ReaderError as exc:  # a character YAML does not allow in a file (NUL, DEL, C1 controls)
+        raise UserError(f"character U+{exc.character:04X} is not allowed in YAML", file=path.name,
+                        line=text.count("\n", 0, exc.position) + 1) from None
     except YAMLError as exc:
-        raise UserError(f"YAML error: {str(exc).splitlines()[0]}", file=path.name) from None
+        raise UserError(f"YAML error: {' '.join(str(exc).split())[:160]}", file=path.name) from None
     lines: dict = {(): 1}
-    data = _plain(tree, (), lines, path.name, depth=0)
+    data = _plain(tree, (), lines, path.name)
     return Document(path=path, text=text, tree=tree, data=data, lines=lines)
-
-
-def _refuse_anchors(text: str, name: str) -> None:
-    if not MAYBE_ANCHOR.search(text):
-        return
-    try:
-        for event in YAML().parse(text):
-            if type(event).__name__ == "AliasEvent" or getattr(event, "anchor", None):
-                what = "aliases (*name)" if type(event).__name__ == "AliasEvent" else "anchors (&name)"
-                raise UserError(f"{what} are not allowed: write each value where it is used",
-                                file=name, line=event.start_mark.line + 1)
-    except MarkedYAMLError as exc:
-        raise _syntax_error(exc, name) from None
-    except YAMLError as exc:  # e.g. a character YAML does not allow
-        raise UserError(f"YAML error: {' '.join(str(exc).split())[:160]}", file=name) from None
 
 
 def _syntax_error(exc: MarkedYAMLError, name: str) -> UserError:
@@ -130,16 +182,14 @@ def _syntax_error(exc: MarkedYAMLError, name: str) -> UserError:
     return UserError(problem, file=name, line=mark.line + 1 if mark else None)
 
 
-def _plain(node, keypath, lines, name, depth):
-    if depth > MAX_DEPTH:
-        raise UserError("nesting is too deep", file=name, line=lines.get(keypath))
+def _plain(node, keypath, lines, name):
     if isinstance(node, CommentedMap):
-        return _plain_mapping(node, keypath, lines, name, depth)
+        return _plain_mapping(node, keypath, lines, name)
     if isinstance(node, CommentedSeq):
         out = []
         for index, item in enumerate(node):
             lines[keypath + (index,)] = node.lc.item(index)[0] + 1
-            out.append(_plain(item, keypath + (index,), lines, name, depth + 1))
+            out.append(_plain(item, keypath + (index,), lines, name))
         return out
     if isinstance(node, bool) or node is None:
         return node
@@ -152,7 +202,7 @@ def _plain(node, keypath, lines, name, depth):
     return str(node)
 
 
-def _plain_mapping(node, keypath, lines, name, depth):
+def _plain_mapping(node, keypath, lines, name):
     if getattr(node, "merge", None):
         raise UserError("merge keys (<<) are not allowed", file=name, line=lines.get(keypath),
                         key=dotted(keypath) or None)
@@ -163,5 +213,5 @@ def _plain_mapping(node, keypath, lines, name, depth):
             raise UserError(f"keys must be plain strings, got {key!r}", file=name, line=line,
                             key=dotted(keypath) or None)
         lines[keypath + (key,)] = line
-        out[key] = _plain(node[key], keypath + (key,), lines, name, depth + 1)
+        out[key] = _plain(node[key], keypath + (key,), lines, name)
     return out

@@ -3,19 +3,40 @@
 Each checker returns nothing for a good value and raises ValueError saying what is wrong;
 they are registered as JSON Schema `format`s (see schema.py), so pins.schema.json names the
 grammar of each field. None of them lets a shell metacharacter, a quote, a newline or a
-credential through.
+credential through. One validator per kind of value, used by every format of that kind:
+one_line (text), url (URLs, checked as written), host, repository and docker_tag (Docker's
+reference grammar and limits), argument (values that become command-line arguments) and
+file_name.
 """
 
 from __future__ import annotations
 
+import functools
 import re
+import unicodedata
 from urllib.parse import urlsplit
 
 from packaging.requirements import InvalidRequirement, Requirement
 from packaging.utils import canonicalize_name
 from packaging.version import InvalidVersion, Version
 
+from ..errors import NOT_ONE_LINE
+
 CHECKERS: dict = {}
+# Formats whose values become command-line arguments (bash, apt-get, debootstrap, git, pip, uv,
+# docker, build.py in CI): none may start like an option (see `argument`).
+ARGUMENTS: set = set()
+
+# Docker's limits (distribution's reference grammar): a tag is at most 128 characters, a repository
+# name, its registry host included, at most 255.
+MAX_TAG_CHARS = 128
+MAX_NAME_CHARS = 255
+# NAME_MAX of Linux file systems (ext4, xfs, btrfs, overlayfs): the longest name of one file, in bytes
+MAX_FILE_NAME_BYTES = 255
+# one component of a repository path, and a registry host (distribution's reference grammar)
+PATH_COMPONENT = r"[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*"
+_DOMAIN_LABEL = r"(?:[A-Za-z0-9]|[A-Za-z0-9][A-Za-z0-9-]*[A-Za-z0-9])"
+HOST = rf"{_DOMAIN_LABEL}(?:\.{_DOMAIN_LABEL})*(?::[0-9]+)?"
 
 # What may appear in a URL path/query that we hand to pip, git or curl: no quotes, spaces,
 # backslashes, `$`, backticks, `;`, `|`, `&`, `<`, `>`, `(`, `)`, `{`, `}`, `*`, or `!`.
@@ -25,11 +46,29 @@ PIP_OPTIONS = {"--no-build-isolation": "build against the venv (no isolated buil
                "--no-deps": "install only this distribution", "--no-binary=:all:": "build from source"}
 
 
-def checks(name: str):
+def checks(name: str, *, argv: bool = False):
+    """Register a format; argv=True: its values become command-line arguments."""
     def register(func):
-        CHECKERS[name] = func
-        return func
+        checker = _not_an_option(func) if argv else func
+        CHECKERS[name] = checker
+        if argv:
+            ARGUMENTS.add(name)
+        return checker
     return register
+
+
+def argument(value: str) -> None:
+    """A value that becomes a command-line argument: a program must not read it as an option."""
+    if value.startswith(("-", "+")):
+        raise ValueError(f"{value!r} could be read as an option where it becomes a command-line argument")
+
+
+def _not_an_option(func):
+    @functools.wraps(func)
+    def check(value):
+        argument(value)
+        func(value)
+    return check
 
 
 def _match(pattern: str, value: str, what: str) -> None:
@@ -37,9 +76,10 @@ def _match(pattern: str, value: str, what: str) -> None:
         raise ValueError(f"{value!r} is not {what}")
 
 
-@checks("name")
+@checks("name", argv=True)  # a Debian suite is a debootstrap argument
 def name(value):
     _match(r"[a-z0-9][a-z0-9_.-]*", value, "a lowercase name ([a-z0-9_.-])")
+    file_name(value)  # a component's source tree is src/<name> in the build context
 
 
 @checks("identifier")
@@ -47,7 +87,7 @@ def identifier(value):
     _match(r"[a-z_][a-z0-9_]*", value, "an identifier ([a-z0-9_])")
 
 
-@checks("image-name-template")
+@checks("image-name-template", argv=True)  # `build.py push IMAGE` in CI
 def image_name_template(value):
     _match(r"[a-z0-9][a-z0-9_.-]*(\{[a-z_][a-z0-9_]*\}[a-z0-9_.-]*)*", value,
            "an image name ([a-z0-9_.-], optionally with {axis} placeholders)")
@@ -61,8 +101,10 @@ def component_ref(value):
 
 @checks("one-line")
 def one_line(value):
-    if any(ord(c) < 32 or ord(c) == 127 for c in value):
-        raise ValueError("must be one line of text (no newline or control character): it is a table row")
+    bad = next((c for c in value if unicodedata.category(c) in NOT_ONE_LINE), None)
+    if bad is not None:
+        raise ValueError(f"must be one line of text (no line break, control character or lone surrogate; found "
+                         f"U+{ord(bad):04X}): it is written line by line (tables, Dockerfile comments, requirements)")
 
 
 @checks("exact-version")
@@ -80,7 +122,7 @@ def local_version(value):
     _match(r"[a-z0-9]+(\.[a-z0-9]+)*", value, "a local version label such as cpu")
 
 
-@checks("python-version")
+@checks("python-version", argv=True)
 def python_version(value):
     _match(r"3\.[0-9]+", value, 'major.minor, e.g. "3.11"')
 
@@ -90,62 +132,121 @@ def glibc_version(value):
     _match(r"2_[0-9]+", value, "a glibc version written as in manylinux tags, e.g. 2_35")
 
 
-@checks("https-url")
+@checks("https-url", argv=True)
 def https_url(value):
-    _url(value, ("https",))
+    url(value, ("https",))
 
 
-@checks("index-url")
+@checks("https-url-template")
+def https_url_template(value):
+    url(re.sub(r"\{[a-z_][a-z0-9_]*\}", "x", value), ("https",))
+
+
+@checks("index-url", argv=True)
 def index_url(value):
-    _url(value, ("https", "file"))
+    url(value, ("https", "file"))
 
 
-@checks("artifact-url-template")
+@checks("artifact-url-template", argv=True)
 def artifact_url_template(value):
-    _url(value.replace("{version}", "0"), ("https", "file"))
+    url(fill_version(value, "0"), ("https", "file"))
 
 
-@checks("git-url")
+def fill_version(template: str, version: str) -> str:
+    return template.replace("{version}", version)
+
+
+def artifact_url(template: str, version: str) -> None:
+    """The URL a template becomes with its component's real version (an epoch's `!`, a local `+`)."""
+    try:
+        url(fill_version(template, version), ("https", "file"))
+    except ValueError as exc:
+        raise ValueError(f"with version {version} filled in: {exc}") from None
+
+
+@checks("git-url", argv=True)
 def git_url(value):
-    _url(value, ("https", "file"))
+    url(value, ("https", "file"))
 
 
-@checks("apt-mirror")
+@checks("apt-mirror", argv=True)
 def apt_mirror(value):
-    _url(value, ("http", "https"))
+    url(value, ("http", "https"))
 
 
-def _url(value, schemes):
+def url(value, schemes):
+    """A URL, checked as written: urlsplit silently drops tabs and newlines and strips leading
+    spaces and control characters, so the raw text is checked before it is split."""
+    bad = next((c for c in value if not "!" <= c <= "~"), None)
+    if bad is not None:
+        what = ("a space" if bad == " " else "a control character" if unicodedata.category(bad) == "Cc"
+                else "a non-ASCII character")
+        raise ValueError(f"{value!r} has {what} (U+{ord(bad):04X}): a URL here is printable ASCII")
     parts = urlsplit(value)
     if parts.scheme not in schemes:
         raise ValueError(f"must be an {' or '.join(s + '://' for s in schemes)} URL, got {value!r}")
     if parts.username or parts.password or "@" in parts.netloc:
         raise ValueError(f"must be a URL without credentials, got {value!r}")
-    if parts.scheme != "file" and not re.fullmatch(r"[A-Za-z0-9.-]+(:[0-9]+)?", parts.netloc):
-        raise ValueError(f"{value!r} has no valid host")
+    if parts.scheme == "file" and parts.netloc:
+        raise ValueError(f"a file:// URL names no host (file:///path), got {value!r}")
+    if parts.scheme != "file":
+        host(parts.netloc, value)
     if not re.fullmatch(_URL_TAIL, parts.path + ("?" + parts.query if parts.query else "")) or parts.fragment:
         raise ValueError(f"{value!r} has characters a URL here may not carry (quotes, spaces, shell syntax)")
 
 
-@checks("registry")
+def host(value: str, where: str) -> None:
+    """A host name with an optional port (URLs and registries)."""
+    if not re.fullmatch(HOST, value):
+        raise ValueError(f"{where!r}: host {value!r} is not a domain name (letters, digits and inner -, "
+                         f"dot-separated, optional :port)")
+
+
+def repository_path(value: str, where: str) -> None:
+    """The /-separated path of a repository name: each component as Docker's reference grammar has it."""
+    for part in value.split("/"):
+        if not re.fullmatch(PATH_COMPONENT, part):
+            raise ValueError(f"{where!r}: path component {part!r} must be lowercase letters and digits joined by "
+                             f"., _, __ or - (Docker's reference grammar)")
+
+
+def repository_name(value: str) -> None:
+    """A whole repository name (registry host included): Docker's length limit."""
+    if len(value) > MAX_NAME_CHARS:
+        raise ValueError(f"repository name {value!r} is {len(value)} characters, longer than Docker's "
+                         f"{MAX_NAME_CHARS}")
+
+
+@checks("registry", argv=True)  # --cache-from <registry>/<repository>:<tag> in CI
 def registry(value):
-    _match(r"[a-z0-9.-]+(:[0-9]+)?(/[a-z0-9._-]+)*", value, "a registry host with an optional namespace")
+    host_part, _, namespace = value.partition("/")
+    host(host_part, value)
+    if "/" in value:
+        repository_path(namespace, value)
+    repository_name(value)
 
 
-@checks("docker-repository")
+@checks("docker-repository", argv=True)
 def docker_repository(value):
-    _match(r"[a-z0-9]+([._-][a-z0-9]+)*(/[a-z0-9]+([._-][a-z0-9]+)*)*", value, "a docker repository name")
+    repository_path(value, value)
+    repository_name(value)
 
 
-@checks("image-repository")
+@checks("image-repository", argv=True)
 def image_repository(value):
-    _match(r"[a-z0-9.-]+(:[0-9]+)?(/[a-z0-9]+([._-][a-z0-9]+)*)+", value,
-           "an image repository such as quay.io/ascend/cann")
+    host_part, _, path = value.partition("/")
+    if not path:
+        raise ValueError(f"{value!r} is not an image repository such as quay.io/ascend/cann")
+    host(host_part, value)
+    repository_path(path, value)
+    repository_name(value)
 
 
 @checks("docker-tag")
 def docker_tag(value):
-    _match(r"[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}", value, "a docker tag")
+    _match(r"[A-Za-z0-9_][A-Za-z0-9_.-]*", value, "a docker tag ([A-Za-z0-9_.-], not starting with . or -)")
+    if len(value) > MAX_TAG_CHARS:
+        raise ValueError(f"tag {value!r} is {len(value)} characters, longer than Docker's {MAX_TAG_CHARS}")
 
 
 @checks("tag-template")
@@ -153,12 +254,21 @@ def tag_template(value):
     _match(r"([A-Za-z0-9_.-]|\{[a-z_][a-z0-9_]*\})+", value, "a docker tag with {field} placeholders")
 
 
+def file_name(value: str) -> None:
+    """One name in a directory (images/<name>/): not . or .., no /, and short enough for the file system."""
+    size = len(value.encode("utf-8", "surrogatepass"))
+    if value in ("", ".", "..") or "/" in value or "\0" in value:
+        raise ValueError(f"{value!r} is not a usable file name")
+    if size > MAX_FILE_NAME_BYTES:
+        raise ValueError(f"{value!r} is {size} bytes, longer than a file name can be ({MAX_FILE_NAME_BYTES})")
+
+
 @checks("image-digest")
 def image_digest(value):
     _match(r"sha256:[0-9a-f]{64}", value, "sha256:<64 hex>")
 
 
-@checks("sha1")
+@checks("sha1", argv=True)
 def sha1(value):
     _match(r"[0-9a-f]{40}", value, "a full 40-hex commit sha")
 
@@ -168,14 +278,14 @@ def sha256(value):
     _match(r"[0-9a-f]{64}", value, "64 lowercase hex characters (a sha256)")
 
 
-@checks("git-ref")
+@checks("git-ref", argv=True)
 def git_ref(value):
     if (not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9._/+-]*", value) or ".." in value or "//" in value
             or value.endswith((".lock", "/", ".")) or "@{" in value):
         raise ValueError(f"{value!r} is not a valid git ref name")
 
 
-@checks("distribution")
+@checks("distribution", argv=True)
 def distribution(value):
     _match(r"[A-Za-z0-9]([A-Za-z0-9._-]*[A-Za-z0-9])?", value, "a Python distribution name")
 
@@ -185,8 +295,9 @@ def extra(value):
     _match(r"[a-z0-9]([a-z0-9._-]*[a-z0-9])?", value, "an extra name")
 
 
-@checks("pep508")
+@checks("pep508", argv=True)  # a requirements.txt line starting with - is an option
 def pep508(value):
+    one_line(value)
     try:
         requirement = Requirement(value)
     except InvalidRequirement as exc:
@@ -197,7 +308,7 @@ def pep508(value):
         raise ValueError(f"{value!r} has an invalid name")
 
 
-@checks("debian-package")
+@checks("debian-package", argv=True)
 def debian_package(value):
     _match(r"[a-z0-9][a-z0-9+.-]+", value, "a Debian package name")
 
@@ -244,12 +355,12 @@ def relative_glob(value):
     relative_path(value.replace("*", "x"))
 
 
-@checks("absolute-path")
+@checks("absolute-path", argv=True)  # check_env.py SCRIPT...
 def absolute_path(value):
     _match(r"(/[A-Za-z0-9_.+-]+)+", value, "an absolute path")
 
 
-@checks("script-command")
+@checks("script-command", argv=True)  # bash SCRIPT ARG...
 def script_command(value):
     script, *args = value.split(" ")
     relative_path(script)

@@ -9,14 +9,21 @@ from __future__ import annotations
 
 import copy
 import itertools
+import math
 import string
 from pathlib import Path
 
-from . import document, schema
+from . import document, grammar, references, schema
 from .document import Document, dotted
 from .model import Component, Image, Index, Manifest, Patch, Registry, Runner, Tier
 
 REQUIRED_IMAGE_FIELDS = ("device", "base", "python", "platforms", "runner", "tag", "stack", "env")
+# CI runs one job per image and platform (`build.py matrix`), and a GitHub Actions matrix runs at most
+# 256 jobs: more builds could never all run. Checked before an image entry expands, so a few lines of
+# axes cannot mean a million images.
+MAX_BUILDS = 256
+TOO_MANY = (f"pins.yaml may make at most {MAX_BUILDS} builds (images x platforms): CI runs one job per build, and "
+            f"a GitHub Actions matrix runs at most {MAX_BUILDS}")
 
 
 def load_manifest(path: Path, *, check_rules: bool = True) -> Manifest:
@@ -34,14 +41,17 @@ def build_manifest(doc: Document, *, check_rules: bool = True) -> Manifest:
         path=doc.path, doc=doc, repository=data["repository"],
         indexes={n: Index(n, b["url"], b["reason"]) for n, b in data["indexes"].items()},
         tiers=tiers,
-        runners={n: Runner(n, b["device"], b["runs_on"]) for n, b in data["runners"].items()},
+        build_runners=dict(data["runners"]["build"]),
+        runners={n: Runner(n, b["device"], b["runs_on"]) for n, b in data["runners"]["device"].items()},
         registries={n: Registry(n, b["url"], b["reason"]) for n, b in (data.get("registries") or {}).items()},
         components=components,
         patches=_patches(doc, data.get("patches") or {}),
         images={})
     _check_component_references(manifest)
+    _check_artifact_urls(manifest)
     manifest.images = _images(manifest, data["images"], data.get("axes") or {})
     _check_usage(manifest)
+    references.check(manifest)
     if check_rules:
         from .rules import check_all
 
@@ -87,22 +97,42 @@ def _check_component_references(manifest) -> None:
                                  f"unknown component{schema.suggest(target, manifest.components)}")
 
 
+def _check_artifact_urls(manifest) -> None:
+    """An archive's URL templates, checked with the version they are filled with."""
+    for comp in manifest.components.values():
+        if comp.source == "archive":
+            for platform, build in comp.get("builds").items():
+                try:
+                    grammar.artifact_url(build["url"], comp.version)
+                except ValueError as exc:
+                    raise manifest.error(comp.keypath + ("builds", platform, "url"), str(exc)) from None
+
+
 def _images(manifest, raw, axes) -> dict:
     doc = manifest.doc
     images = {}
+    builds = 0
     for key, body in raw.items():
         keypath = ("images", key)
-        for name, merged, origins, combo in _expand(doc, key, body, axes):
+        where = keypath + ("expand",) if body.get("expand") else keypath
+        for name, merged, origins, combo in _expand(doc, key, body, axes, room=MAX_BUILDS - builds):
             if name in images:
                 raise doc.error(keypath, f"image name {name!r} is produced twice")
+            try:
+                grammar.file_name(name)
+            except ValueError as exc:
+                raise doc.error(keypath, f"image name {exc}: it names the directory images/<name>/") from None
             images[name] = _image(manifest, name, keypath, merged, origins, combo)
+            builds += len(images[name].platforms)
+        if builds > MAX_BUILDS:
+            raise doc.error(where, f"{len(images)} images make {builds} builds; {TOO_MANY}")
     defaults = [name for name, img in images.items() if img.default]
     if len(defaults) != 1:
         raise doc.error(("images",), f"exactly one image must set default: true, found {len(defaults)}")
     return images
 
 
-def _expand(doc, key, body, axes):
+def _expand(doc, key, body, axes, *, room: int):
     keypath = ("images", key)
     expand = body.get("expand") or {}
     for axis, values in expand.items():
@@ -117,6 +147,10 @@ def _expand(doc, key, body, axes):
     for axis, values in expand.items():
         if len(values) > 1 and axis not in placeholders:
             raise doc.error(keypath, f"name must contain {{{axis}}}: the image expands over {len(values)} values")
+    count = math.prod(len(values) for values in expand.values())
+    if count > room:  # every image is built for at least one platform
+        raise doc.error(keypath + ("expand",), f"expands to {count} images, with those before it at least "
+                                               f"{MAX_BUILDS - room + count} builds; {TOO_MANY}")
     overrides = body.get("override") or {}
     produced = []
     for combo_values in itertools.product(*expand.values()):
@@ -192,12 +226,15 @@ def _image(manifest, name, keypath, merged, origins, combo) -> Image:
     apt = merged.get("apt") or {}
     return Image(
         name=name, keypath=keypath, device=merged["device"], base=base, python=merged["python"],
-        platforms=tuple(merged["platforms"]), runner=runner, soc_version=merged.get("soc_version", ""),
+        platforms=tuple(merged["platforms"]), runner=runner, waivers=dict(merged.get("device_checks_waived") or {}),
+        soc_version=merged.get("soc_version", ""),
         tag_format=merged["tag"], default=merged.get("default", False), stack=stack, only=only, constraints=constraints,
         test_tools=test_tools,
         tiers=manifest.tiers,
         apt_build=tuple(apt.get("build") or ()), apt_runtime=tuple(apt.get("runtime") or ()),
-        env=dict(merged["env"]), patches=tuple(image_patches), axes=combo, origins=origins)
+        env=dict(merged["env"]), patches=tuple(image_patches), axes=combo, release=merged.get("release", ""),
+        upstream=_fill(doc, merged["upstream"], combo, where(("upstream",))) if merged.get("upstream") else "",
+        omits=dict(merged.get("omits") or {}), origins=origins)
 
 
 def _fill(doc, reference, combo, keypath) -> str:

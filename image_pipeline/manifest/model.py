@@ -10,7 +10,12 @@ from typing import Any
 from packaging.utils import canonicalize_name
 from packaging.version import InvalidVersion, Version
 
+from .grammar import fill_version
+
 PLATFORM_ARCH = {"linux/amd64": "x86_64", "linux/arm64": "aarch64"}
+SOURCES_ROOT = "/opt/sources"  # git trees an image puts on its import path live here
+# rollout backends: (the role that names it, its NPU companion role)
+ROLLOUT_BACKENDS = (("vllm", "vllm_ascend"), ("sglang", "sgl_kernel"))
 
 
 def release_of_tag(tag: str) -> Version | None:
@@ -55,9 +60,10 @@ class Tier:
 
 @dataclass(frozen=True)
 class Runner:
+    """A runner kind holding a device: where a candidate's device checks run."""
     name: str
     device: str
-    runs_on: dict  # platform -> [labels]
+    runs_on: dict  # platform -> [labels]; a platform left out has no such runner
 
 
 @dataclass(frozen=True)
@@ -134,8 +140,15 @@ class Component:
 
     @property
     def install(self) -> dict:
-        """Git sources: {subdirectory, pyproject} of how the tree is installed."""
+        """Git sources: {subdirectory, pyproject, path} of how the tree is installed."""
         return self.spec.get("install") or {}
+
+    @property
+    def import_path(self) -> str:
+        """Git sources put on the import path instead of pip-installed: where the image keeps the tree's
+        directory (upstream's Megatron-Bridge is on PYTHONPATH, never installed)."""
+        path = self.install.get("path")
+        return f"{SOURCES_ROOT}/{self.name}/{path}" if path else ""
 
     @property
     def reference(self) -> str:
@@ -174,7 +187,7 @@ class Component:
 
     def url_for(self, platform: str) -> str:
         """Archives: the download URL of a platform's build, its {version} filled."""
-        return self.build_for(platform)["url"].replace("{version}", self.version)
+        return fill_version(self.build_for(platform)["url"], self.version)
 
     def version_for(self, platform: str) -> str | None:
         local = self.build_for(platform).get("local")
@@ -197,6 +210,8 @@ class Component:
             out["extras"] = list(self.spec["extras"])
         if self.source == "archive":
             out["wheels"] = list(self.wheels)
+        if self.import_path:
+            out["import_path"] = self.import_path
         return out
 
 
@@ -225,6 +240,7 @@ class Image:
     python: str
     platforms: tuple
     runner: Runner
+    waivers: dict  # platform -> why it is published without device checks
     soc_version: str
     tag_format: str
     default: bool
@@ -238,6 +254,9 @@ class Image:
     env: dict
     patches: tuple
     axes: dict  # axis -> value
+    release: str = ""  # the verl release the image line is frozen at ("": the latest line)
+    upstream: str = ""  # the upstream file the image is checked against
+    omits: dict = field(default_factory=dict)  # distribution -> why: what the upstream file installs, left out
     origins: dict = field(default_factory=dict, compare=False, repr=False)
 
     @property
@@ -253,6 +272,10 @@ class Image:
                 for comp in self.stack.get(role, ()):
                     out.append((tier, role, comp))
         return out
+
+    def device_runs_on(self, platform: str) -> list | None:
+        """Labels of the runner that runs the device checks for this platform (None: there is none)."""
+        return self.runner.runs_on.get(platform)
 
     def on(self, platform: str) -> "Image":
         """The image as built for one platform: components meant for another platform left out."""
@@ -271,6 +294,11 @@ class Image:
         """The (first) component filling a role, or None."""
         comps = self.stack.get(role) or ()
         return comps[0] if comps else None
+
+    @property
+    def backend(self) -> str | None:
+        """The rollout backend the image runs (vllm or sglang), or None."""
+        return next((pair[0] for pair in ROLLOUT_BACKENDS if pair[0] in self.stack), None)
 
     def tier_of(self, comp: Component) -> Tier:
         return next(tier for tier, _, c in self.installs() if c is comp)
@@ -326,7 +354,8 @@ class Image:
             "env": {**(self.base.get("env") or {}), **self.env},
             "patches": [p.as_dict() for p in self.patches],
             "overrides": sorted({c.dist for c in [*self.components, *self.constraints] if c.get("overrides")}),
-            "without": sorted({canonicalize_name(d) for c in self.components for d in (c.get("without") or {})}),
+            "without": sorted({canonicalize_name(d) for c in self.components for d in (c.get("without") or {})}
+                              | {canonicalize_name(d) for d in self.omits}),
             "mounted_libraries": list(self.base.get("mounted_libraries") or ()),
         }
 
@@ -338,7 +367,8 @@ class Manifest:
     repository: str
     indexes: dict
     tiers: tuple
-    runners: dict
+    build_runners: dict  # platform -> runs-on labels of the hosted runner that builds every image
+    runners: dict  # name -> Runner holding a device
     registries: dict
     components: dict
     patches: dict
@@ -364,6 +394,13 @@ class Manifest:
     def pin_text(self, comp: Component) -> str:
         """`name summary (pins.yaml:LINE)`: how messages name a pin."""
         return f"{comp.name} {comp.summary} ({self.doc.name}:{self.line(comp.keypath)})"
+
+    def lines(self) -> dict:
+        """release ("" for the latest line) -> its images, in file order."""
+        out: dict = {}
+        for img in self.images.values():
+            out.setdefault(img.release, []).append(img)
+        return out
 
     def users_of(self, component: str) -> list:
         return [img.name for img in self.images.values()

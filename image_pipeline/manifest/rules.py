@@ -11,15 +11,19 @@ import string
 from dataclasses import dataclass
 from typing import Callable
 
-from .model import PLATFORM_ARCH
+from packaging.utils import canonicalize_name
+
+from . import references
+from .model import PLATFORM_ARCH, ROLLOUT_BACKENDS
 
 RULES: list = []
 
-ROLLOUT_BACKENDS = (("vllm", "vllm_ascend"), ("sglang", "sgl_kernel"))
 REQUIRED_ROLES = {
     "cpu": ("torch", "megatron", "bridge", "mooncake", "transformers", "verl"),
     "npu": ("torch", "torch_npu", "megatron", "mindspeed", "bridge", "mooncake", "transformers", "verl"),
 }
+# A release image holds what its upstream file installs: verl's v0.8.0 images carry no Mooncake.
+NOT_REQUIRED_ON_RELEASE_LINES = ("mooncake",)
 NPU_ONLY_ROLES = ("torch_npu", "triton_ascend", "vllm_ascend", "mindspeed", "sgl_kernel")
 # Roles whose release the cpu stand-in shares with the NPU images (megatron: the X.Y line).
 SHARED_ROLES = ("torch", "vllm", "megatron", "bridge", "mooncake", "transformers", "verl")
@@ -82,11 +86,12 @@ def _megatron_line(comp):
     return _line_of(comp.ref) if comp.source == "git" else _major_minor(comp.release)
 
 
-@rule("roles", "each image has the roles its device needs and one rollout backend, each filled by a fitting source")
+@rule("roles", "each image has the roles its device needs (a release line: what its upstream file installs, Mooncake "
+               "optional) and one rollout backend, each filled by a fitting source")
 def _roles(manifest):
     for img in manifest.images.values():
         for role in REQUIRED_ROLES[img.device]:
-            if role not in img.stack:
+            if role not in img.stack and not (img.release and role in NOT_REQUIRED_ON_RELEASE_LINES):
                 yield img.where(("stack",)), f"image {img.name!r} ({img.device}) needs a {role!r} component"
         backends = [pair for pair in ROLLOUT_BACKENDS if any(r in img.stack for r in pair)]
         if img.device == "npu" and (len(backends) != 1 or not all(r in img.stack for r in backends[0])):
@@ -104,19 +109,37 @@ def _roles(manifest):
                     yield img.where(("stack", role)), f"{comp.name!r} is a base image, not an installable component"
 
 
-@rule("soc", "npu images name their SoC, cpu images do not; the runner fits the device and every platform")
+@rule("soc", "npu images name their SoC, cpu images do not")
 def _soc(manifest):
     for img in manifest.images.values():
         if img.device == "npu" and not img.soc_version:
             yield img.keypath, f"npu image {img.name!r} needs soc_version"
         if img.device == "cpu" and img.soc_version:
             yield img.where(("soc_version",)), f"cpu image {img.name!r} must not set soc_version"
+
+
+@rule("runners", "every platform of an image has a hosted build runner, and a device runner of the image's device or "
+                 "a waiver saying why its device checks cannot run; a waiver only where no device runner exists")
+def _runners(manifest):
+    for img in manifest.images.values():
         if img.runner.device != img.device:
-            yield img.where(("runner",)), f"runner {img.runner.name!r} runs {img.runner.device} images, not {img.name!r}"
+            yield img.where(("runner",)), (f"device runner {img.runner.name!r} holds a {img.runner.device}, not the "
+                                           f"{img.device} of {img.name!r}")
         for platform in img.platforms:
-            if platform not in img.runner.runs_on:
-                yield img.where(("runner",)), (f"runner {img.runner.name!r} has no runs_on for {platform}, "
-                                               f"a platform of {img.name!r}")
+            if platform not in manifest.build_runners:
+                yield ("runners", "build"), f"no build runner for {platform}, a platform of {img.name!r}"
+            has_runner, waived = img.device_runs_on(platform) is not None, platform in img.waivers
+            if not has_runner and not waived:
+                yield img.where(("runner",)), (f"device runner {img.runner.name!r} has no runs_on for {platform}, a "
+                                               f"platform of {img.name!r}: add one, or device_checks_waived: "
+                                               f"{{{platform}: why}} to publish it without device checks")
+            if has_runner and waived:
+                yield img.where(("device_checks_waived", platform)), (
+                    f"device runner {img.runner.name!r} runs {img.name!r}'s device checks on {platform}: "
+                    f"remove the waiver")
+        for platform in img.waivers:
+            if platform not in img.platforms:
+                yield img.where(("device_checks_waived", platform)), f"{platform} is not a platform of {img.name!r}"
 
 
 @rule("torch-npu-matches-torch", "torch_npu and torch share major.minor")
@@ -149,18 +172,14 @@ def _mindspeed(manifest):
                                  f"core_rX.Y line")
 
 
-def _backend(img):
-    """The rollout backend an image runs (its first role: vllm or sglang), or None."""
-    return next((pair[0] for pair in ROLLOUT_BACKENDS if pair[0] in img.stack), None)
-
-
 @rule("cpu-shares-npu-releases", "the cpu stand-in installs the release of torch, vllm, transformers, verl, mbridge "
-                                 "and Mooncake (Megatron: its X.Y line) of the NPU images with its rollout backend, "
-                                 "unless the pin says why not")
+                                 "and Mooncake (Megatron: its X.Y line) of the NPU images of its line with its rollout "
+                                 "backend, unless the pin says why not")
 def _shared(manifest):
     views = list(_platform_views(manifest))
     for cpu in (img for img in views if img.device == "cpu"):
-        npu = [img for img in views if img.device == "npu" and _backend(img) == _backend(cpu)]
+        npu = [img for img in views if img.device == "npu" and img.backend == cpu.backend
+               and img.release == cpu.release]
         for role in SHARED_ROLES:
             mine = cpu.role(role)
             if mine is None or mine.get("deviates"):
@@ -175,6 +194,50 @@ def _shared(manifest):
                     yield mine.keypath, (f"{manifest.pin_text(mine)} differs from {img.name}'s "
                                          f"{manifest.pin_text(theirs)}: share the release or say why in `deviates`")
                     break
+
+
+def _members(img) -> list:
+    """(keypath, component) of everything an image's lock is made from: base, stack, constraints, test tools."""
+    out = [(img.where(("base",)), img.base)]
+    out += [(img.where(("stack", role)), comp) for role, comps in img.stack.items() for comp in comps]
+    out += [(img.where(("constraints", i)), comp) for i, comp in enumerate(img.constraints)]
+    out += [(img.where(("test_tools", i)), comp) for i, comp in enumerate(img.test_tools)]
+    return out
+
+
+def _line_name(release) -> str:
+    return f"release line {release}" if release else "the latest line"
+
+
+@rule("release-line-frozen", "a release image installs the verl release it names and shares no component (base, "
+                             "stack, constraints, test tools) with an image of another line, so that a bump of one "
+                             "line never moves another line's locks")
+def _frozen(manifest):
+    owner: dict = {}  # component name -> (image, release) of the first image using it
+    for img in manifest.images.values():
+        verl = img.role("verl")
+        if img.release and verl is not None and str(verl.release) != img.release.removeprefix("v"):
+            yield img.where(("release",)), (f"image {img.name!r} is on release line {img.release} but installs "
+                                            f"{manifest.pin_text(verl)}")
+        for keypath, comp in _members(img):
+            first = owner.setdefault(comp.name, (img, img.release))
+            if first[1] != img.release:
+                yield keypath, (f"{manifest.pin_text(comp)} is used by {img.name} ({_line_name(img.release)}) and "
+                                f"{first[0].name} ({_line_name(first[1])}): a release line is frozen, give it a "
+                                f"component of its own")
+
+
+@rule("npu-upstream-named", "an NPU image names the upstream file it is checked against (`upstream`), which the "
+                            "deviations table cites; what that file installs and the image leaves out is in `omits`, "
+                            "never in its stack")
+def _upstream_named(manifest):
+    for img in manifest.images.values():
+        if img.device == "npu" and not img.upstream:
+            yield img.keypath, f"npu image {img.name!r} needs `upstream`: the upstream file it is checked against"
+        installed = {c.dist for c in img.components} | {w for c in img.components for w in c.wheels}
+        for dist in img.omits:
+            if canonicalize_name(dist) in installed:
+                yield img.where(("omits", dist)), f"image {img.name!r} omits {dist!r} but its stack installs it"
 
 
 @rule("base-python", "the python in a base image's tag (or its python field) equals the image's python")
@@ -264,13 +327,15 @@ def _tag_format(manifest):
         names = [f for _, f, _, _ in string.Formatter().parse(img.tag_format) if f is not None]
         unknown = [n for n in names if n not in fields]
         varying = [n for n in names if img.varies(n)]
+        problem = None if varying or unknown else references.tag_problem(references.every_tag(manifest, img,
+                                                                                              img.human_tag))
         if varying:
             yield img.where(("tag",)), (f"{{{varying[0]}}} installs another component per platform in {img.name!r}; "
                                         f"one tag covers every platform: leave it out")
         elif unknown:
             yield img.where(("tag",)), f"unknown field {{{unknown[0]}}} (known: {', '.join(sorted(fields))})"
-        elif not re.fullmatch(r"[A-Za-z0-9_][A-Za-z0-9_.-]{0,110}", img.human_tag):
-            yield img.where(("tag",)), f"{img.human_tag!r} is not a valid docker tag (with room for -<arch>)"
+        elif problem:
+            yield img.where(("tag",)), f"{problem} (the human tag, -<arch> added)"
     tags = {}
     for img in manifest.images.values():
         if img.human_tag in tags:
@@ -280,8 +345,6 @@ def _tag_format(manifest):
 
 @rule("patch-targets-installed", "a patch targets a distribution its image installs")
 def _patch_targets(manifest):
-    from packaging.utils import canonicalize_name
-
     for img in manifest.images.values():
         dists = {c.dist for c in img.components} | {w for c in img.components for w in c.wheels}
         for patch in img.patches:

@@ -74,6 +74,8 @@ def describe(error) -> tuple:
     if error.validator == "type":
         return keypath, _type_message(error)
     if error.validator == "format":
+        if "propertyNames" in error.schema_path:  # a key breaks its grammar: name the key itself
+            keypath += (error.instance,)
         return keypath, str(error.cause) if error.cause else f"{error.instance!r} is not a valid {error.validator_value}"
     if error.validator in ("enum", "const"):
         choices = error.validator_value if error.validator == "enum" else [error.validator_value]
@@ -82,6 +84,8 @@ def describe(error) -> tuple:
         return _describe_name(error)
     if error.validator == "minProperties":
         return keypath, "must be a non-empty mapping"
+    if error.validator == "minLength":
+        return keypath, "must not be empty"
     if error.validator == "minItems":
         return keypath, "must list at least one item"
     if error.validator == "uniqueItems":

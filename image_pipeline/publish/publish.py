@@ -7,8 +7,8 @@
    stored first by its own digest.
 4. Only then move the tags (<name>, the human tag) to that index, registry by registry.
 A failure in 1-3 moves no tag anywhere: the previous index stays what users pull.
-CI runs 1-2 in each per-architecture job (`build.py push`, digests saved as an artifact) and
-3-4 in one job after all of them passed (`build.py merge`); `build.py publish` does all four.
+`build.py publish` does all four on one host. CI pushes candidates in its build stage and runs 3-4 in
+`build.py merge` once both stages of every platform passed (stages.py), with content tags added.
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from ..build import engine
 from ..build.pipeline import CONTENT_LABEL, PLATFORM_LABEL
 from ..errors import UserError
 from ..manifest.model import arch_of
+from ..manifest.references import HASH_CHARS, Tags
 from .registry import INDEX_TYPE, Registry, split
 
 
@@ -35,15 +36,16 @@ def promoted(api, manifest, image) -> list:
     """The promoted image of each platform, found by its content-hash label."""
     found = []
     for platform in image.platforms:
-        moving = f"{manifest.repository}:{image.name}-{arch_of(platform)}"
+        moving = Tags(manifest.repository, image.name, "", None, arch_of(platform), host=False).moving[0]
         image_id = engine.image_id(api, moving)
         if image_id is None:
             continue
         labels = api.images.get(image_id).labels or {}
         digest, labelled = labels.get(CONTENT_LABEL, ""), labels.get(PLATFORM_LABEL, "")
-        content = f"{manifest.repository}:{image.name}-{digest[:12]}-{arch_of(platform)}"
+        tags = Tags(manifest.repository, image.name, digest[:HASH_CHARS], None, arch_of(platform), host=False)
+        content = tags.final
         if not digest or labelled != platform or engine.image_id(api, content) != image_id:
-            raise UserError(f"{moving} has no content tag matching its label {CONTENT_LABEL}={digest[:12] or '?'}: "
+            raise UserError(f"{moving} has no content tag matching its label {CONTENT_LABEL}={tags.short_hash or '?'}: "
                             f"it was not promoted by `build.py image`")
         found.append(Promoted(platform, content, image_id))
     if not found:
@@ -66,47 +68,65 @@ def push(api, manifest, image, registries: list, platforms=None, log=print) -> d
     images = [p for p in promoted(api, manifest, image) if not platforms or p.platform in platforms]
     if not images:
         raise UserError(f"none of {', '.join(platforms)} has a promoted {image.name} here")
-    return {target: {p.platform: _push(api, p, target, log) for p in images}
+    return {target: {p.platform: push_image(api, p.image_id, p.local, target, log) for p in images}
             for target in (resolve_registry(manifest, r) for r in registries)}
 
 
-def merge(manifest, image, registries: list, pushed: dict, log=print) -> dict:
-    """Steps 3-4: one index per registry listing exactly the pushed digests, then the tags move."""
+def merge(manifest, image, registries: list, pushed: dict, log=print, content_tags=None) -> dict:
+    """Steps 3-4: one index per registry listing exactly the pushed digests, then the tags move.
+
+    content_tags ({platform: tag}): first give each platform's pushed manifest its content tag too (CI
+    pushed it under a candidate tag only)."""
     targets = [resolve_registry(manifest, r) for r in registries]
     missing = [t for t in targets if not pushed.get(t)]
     if missing:
         raise UserError(f"nothing was pushed to {', '.join(missing)}: no index is written, no tag moves")
     staged = {target: _write_index(target, manifest.repository, pushed[target], log) for target in targets}
+    for target in targets:
+        for platform, tag in (content_tags or {}).items():
+            copy_tag(target, manifest.repository, pushed[target][platform], tag, log)
     moved = {}
     for target, (index_digest, body) in staged.items():
-        host, namespace = split(target)
-        repository = f"{namespace}/{manifest.repository}" if namespace else manifest.repository
+        registry, repository = remote(target, manifest.repository)
         for tag in (image.name, image.human_tag):
-            Registry(host).put_manifest(repository, tag, INDEX_TYPE, body)
+            registry.put_manifest(repository, tag, INDEX_TYPE, body)
             moved[f"{target}/{manifest.repository}:{tag}"] = index_digest
             log(f"tagged {target}/{manifest.repository}:{tag} -> {index_digest} ({', '.join(sorted(pushed[target]))})")
     return moved
 
 
-def _push(api, item: Promoted, target: str, log) -> str:
-    remote = f"{target}/{item.local}"
-    repository, tag = remote.rsplit(":", 1)
-    api.images.get(item.image_id).tag(repository, tag)
+def remote(target: str, repository_name: str) -> tuple:
+    """(Registry, repository path) of an image repository in a registry given as host[:port][/namespace]."""
+    host, namespace = split(target)
+    return Registry(host), f"{namespace}/{repository_name}" if namespace else repository_name
+
+
+def copy_tag(target: str, repository_name: str, digest: str, tag: str, log) -> None:
+    """Tag a manifest the registry holds (no bytes move)."""
+    registry, repository = remote(target, repository_name)
+    media_type, raw, _ = registry.manifest(repository, digest)
+    registry.put_manifest(repository, tag, media_type, raw)
+    log(f"tagged {target}/{repository_name}:{tag} -> {digest}")
+
+
+def push_image(api, image_id: str, local: str, target: str, log) -> str:
+    """Push a local image to target under the tag of `local` (<repository>:<tag>); its digest there."""
+    remote_ref = f"{target}/{local}"
+    repository, tag = remote_ref.rsplit(":", 1)
+    api.images.get(image_id).tag(repository, tag)
     digest = None
     for event in api.api.push(repository, tag=tag, stream=True, decode=True):
         if "error" in event:
-            raise UserError(f"push of {remote} failed: {event['error']}")
+            raise UserError(f"push of {remote_ref} failed: {event['error']}")
         digest = (event.get("aux") or {}).get("Digest", digest)
     if not digest:
-        raise UserError(f"push of {remote} reported no digest")
-    log(f"pushed {remote}@{digest}")
+        raise UserError(f"push of {remote_ref} reported no digest")
+    log(f"pushed {remote_ref}@{digest}")
     return digest
 
 
 def _write_index(target: str, repository_name: str, digests: dict, log) -> tuple:
-    host, namespace = split(target)
-    repository = f"{namespace}/{repository_name}" if namespace else repository_name
-    registry = Registry(host)
+    registry, repository = remote(target, repository_name)
     entries = []
     for platform, digest in sorted(digests.items()):
         media_type, raw, _ = registry.manifest(repository, digest)

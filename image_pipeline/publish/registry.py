@@ -91,6 +91,15 @@ class Registry:
             return (response.headers["Content-Type"].split(";")[0], response.read(),
                     response.headers.get("Docker-Content-Digest"))
 
+    def blob(self, repository: str, digest: str) -> bytes:
+        with self._request("GET", f"/v2/{repository}/blobs/{digest}") as response:
+            return response.read()
+
+    def image_config(self, repository: str, reference: str) -> tuple:
+        """(config digest, config JSON) of a single-platform image manifest: the digest is the image id."""
+        config = json.loads(self.manifest(repository, reference)[1])["config"]["digest"]
+        return config, json.loads(self.blob(repository, config))
+
     def digest(self, repository: str, reference: str) -> str | None:
         try:
             with self._request("HEAD", f"/v2/{repository}/manifests/{reference}",

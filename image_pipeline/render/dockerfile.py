@@ -61,18 +61,23 @@ def environment(templates: Path) -> jinja2.Environment:
                               keep_trailing_newline=True, autoescape=False)
 
 
+def render_template(env, template: str, image_name: str, **context) -> str:
+    """A template rendered for one image; a template error is one line naming the template and its line."""
+    try:
+        return env.get_template(template).render(**context)
+    except jinja2.TemplateError as exc:
+        where = f"{exc.filename or 'templates'}:{exc.lineno}" if getattr(exc, "lineno", None) else "templates"
+        raise UserError(f"template error while rendering {image_name}: {exc.message}", file=where) from None
+
+
 def render_image(env, manifest, image, alternative=None) -> dict:
     """{filename: text} for one image, or for one of its alternatives."""
     variant = with_alternative(image, alternative) if alternative else image
     tiers = tiers_of(variant)
     builders = [(tier, comp) for tier in tiers for comp in tier.built]
-    try:
-        text = env.get_template("Dockerfile.j2").render(
-            image=variant, repository=manifest.repository, tiers=tiers, builders=builders, alternative=alternative,
-            base_env=sorted((variant.base.get("env") or {}).items()))
-    except jinja2.TemplateError as exc:
-        where = f"{exc.filename or 'templates'}:{exc.lineno}" if getattr(exc, "lineno", None) else "templates"
-        raise UserError(f"template error while rendering {image.name}: {exc.message}", file=where) from None
+    text = render_template(env, "Dockerfile.j2", image.name, image=variant, repository=manifest.repository,
+                           tiers=tiers, builders=builders, alternative=alternative,
+                           base_env=sorted((variant.base.get("env") or {}).items()))
     text = re.sub(r"\n{3,}", "\n\n", text)
     pins = json.dumps(variant.pins(manifest.repository), indent=2, sort_keys=True) + "\n"
     suffix = f".{alternative.name}" if alternative else ""

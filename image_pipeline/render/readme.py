@@ -13,7 +13,9 @@ from ..errors import UserError
 from ..lock import lockfile
 from ..manifest import rules, schema
 from ..paths import VERL_TESTS_RECORD
+from ..manifest.model import arch_of
 from .dockerfile import tiers_of
+from .install_script import script_name
 
 BEGIN = "<!-- BEGIN GENERATED: {name} (python build.py render) -->"
 END = "<!-- END GENERATED: {name} -->"
@@ -29,6 +31,7 @@ def blocks(manifest, root: Path, extra: dict) -> dict:
              for img in manifest.images.values() for p in img.platforms}
     return {
         "images": _images(manifest),
+        "supported-tags": _supported_tags(manifest),
         "pins": _pins(manifest),
         "deviations": _deviations(manifest),
         "indexes": tables.markdown(["index", "URL", "what comes from it"],
@@ -40,7 +43,7 @@ def blocks(manifest, root: Path, extra: dict) -> dict:
                                   [[s, f"`{k}`", "yes" if r else "", d] for s, k, r, d in schema.table_rows()]),
         "rules": tables.markdown(["rule", "checks"], [[f"`{i}`", d] for i, d in rules.describe()]),
         "sync-defaults": _defaults(root),
-        "smoke-checks": _smoke_checks(root),
+        "smoke-checks": _smoke_checks(manifest, root),
         "faults": _faults(root),
         "smoke-training": _training(root),
         "verl-tests": _verl_tests(root),
@@ -65,10 +68,17 @@ def _images(manifest) -> str:
                           for c in img.stack["torch"])
         rows.append([f"`{img.name}`" + (" (default)" if img.default else ""), img.device, img.soc_version or "-",
                      f"`{img.base.reference}`", img.python, torch, ", ".join(img.platforms),
-                     img.runner.name, f"`{manifest.repository}:{img.human_tag}`",
-                     f"[Dockerfile](images/{img.name}/Dockerfile)"])
-    return tables.markdown(["image", "device", "SoC", "base", "python", "torch", "platforms", "CI runner", "tag",
-                            "file"], rows)
+                     _device_checks(img), f"`{manifest.repository}:{img.human_tag}`",
+                     f"[Dockerfile](images/{img.name}/Dockerfile)",
+                     ", ".join(f"[{arch_of(p)}](images/{img.name}/{script_name(p)})" for p in img.platforms)])
+    return tables.markdown(["image", "device", "SoC", "base", "python", "torch", "platforms", "device checks (CI)",
+                            "tag", "file", "host install"], rows)
+
+
+def _device_checks(img) -> str:
+    """Where each platform's device checks run: the device runner, or waived (the reason is in pins.yaml)."""
+    return ", ".join(f"{platform.split('/')[1]}: " + (f"`{img.runner.name}`" if img.device_runs_on(platform)
+                                                       else "waived") for platform in img.platforms)
 
 
 def _pins(manifest) -> str:
@@ -78,39 +88,83 @@ def _pins(manifest) -> str:
     return tables.markdown(["component", "source", "pin", "images", "why"], rows)
 
 
+def _supported_tags(manifest) -> str:
+    """Like upstream's docker/ascend/supported_tags.md: one row per image, the latest line first."""
+    rows = []
+    for release, images in sorted(manifest.lines().items(), key=lambda item: (item[0] != "", item[0])):
+        for img in images:
+            verl = img.role("verl")
+            soc = f"{img.axes['soc']} ({img.soc_version})" if img.soc_version and "soc" in img.axes else (img.soc_version or "-")
+            rows.append([f"release {release}" if release else "latest", f"`{img.name}`",
+                         f"`{manifest.repository}:{img.name}`, `{manifest.repository}:{img.human_tag}`",
+                         img.cann_version or "-", img.backend or "-", soc, str(verl.release) if verl else "-",
+                         f"[Dockerfile](images/{img.name}/Dockerfile)", _file_link(img.upstream) if img.upstream else "-"])
+    return tables.markdown(["line", "image", "tags", "CANN", "backend", "SoC", "verl", "file", "upstream file"], rows)
+
+
+def _file_link(url: str) -> str:
+    """[verl/docker/ascend/Dockerfile.ascend_9.1.0_a2 @1dda039b](url): which repository, file and commit."""
+    match = re.fullmatch(r"https://github\.com/[^/]+/([^/]+)/(?:blob|tree)/([^/]+)/(.+)", url)
+    if not match:
+        return f"<{url}>"
+    repo, ref, path = match.groups()
+    ref = ref[:8] if re.fullmatch(r"[0-9a-f]{40}", ref) else ref
+    return f"[{repo}/{path} @{ref}]({url})"
+
+
 def _deviations(manifest) -> str:
+    """Every place an image differs from the upstream file it is checked against, with that file."""
     rows = []
     for comp in manifest.components.values():
-        for key, what in (("overrides", "overrides what other packages require"),
-                          ("deviates", "cpu stand-in deviates from the NPU images"),
-                          ("external", "not resolved by the lock here")):
-            if comp.get(key):
-                rows.append([f"`{comp.name}` {comp.summary}", what, comp.get(key)])
-        for platform, build in (comp.get("builds") or {}).items():
-            if build.get("external"):
-                rows.append([f"`{comp.name}` {comp.version_for(platform)} ({platform})", "not resolved by the lock "
-                             "here", build["external"]])
+        users = [manifest.images[n] for n in manifest.users_of(comp.name)] or [
+            manifest.images[n] for n in manifest.users_of(comp.get("alternative_to") or "")]
+        names = ", ".join(img.name for img in users) if manifest.users_of(comp.name) else \
+            f"alternative to `{comp.get('alternative_to')}`"
+        against = _checked_against(users)
+        for url, why in (comp.get("differs") or {}).items():
+            rows.append([f"`{comp.name}` {comp.summary}", names, "differs from upstream", why, _file_link(url)])
+        for dist, why in (comp.get("overrides") or {}).items():
+            rows.append([f"`{comp.name}` {comp.summary}", names, f"overrides what `{dist}` requires", why, against])
         for dist, why in (comp.get("without") or {}).items():
-            rows.append([f"`{comp.name}` without `{dist}`", "left out of what it pulls in", why])
-    return tables.markdown(["pin", "deviation", "why"], rows)
+            rows.append([f"`{comp.name}` without `{dist}`", names, "left out of what it pulls in", why, against])
+        if comp.get("deviates"):
+            rows.append([f"`{comp.name}` {comp.summary}", names, "cpu stand-in deviates from the NPU images",
+                         comp.get("deviates"), "the NPU images' pin (rule `cpu-shares-npu-releases`)"])
+    omitted: dict = {}
+    for img in manifest.images.values():
+        for dist, why in img.omits.items():
+            omitted.setdefault((dist, why), []).append(img)
+    for (dist, why), images in omitted.items():
+        rows.append([f"`{dist}`", ", ".join(img.name for img in images), "upstream installs it, the image does not",
+                     why, _checked_against(images)])
+    return tables.markdown(["pin", "images", "deviation", "why", "checked against"], rows)
+
+
+def _checked_against(images) -> str:
+    files = list(dict.fromkeys(img.upstream for img in images if img.upstream))
+    return ", ".join(_file_link(url) for url in files) or "(cpu stand-in: no upstream file)"
+
+
+UNVERIFIED = "none: the build refuses it without `--allow-unverified`"
 
 
 def _externals(manifest, locks) -> str:
     rows = {}
     for (image, platform), lock in locks.items():
         for item in (lock.externals if lock else []):
-            key = (item["component"], item["version"])
-            row = rows.setdefault(key, [f"`{item['component']}`", f"{item['dist']} {item['version']}"
-                                        + (f" @ {item['commit'][:12]}" if item.get("commit") else ""),
-                                        item["origin"], set(), item["reason"]])
-            row[3].add(f"{image} {platform.split('/')[1]}")
+            checked = "git commit" if item.get("commit") else ("sha256 in the lock" if item.get("sha256") else UNVERIFIED)
+            row = rows.setdefault((item["component"], item["version"], checked), [
+                f"`{item['component']}`", f"{item['dist']} {item['version']}"
+                + (f" @ {item['commit'][:12]}" if item.get("commit") else ""), item["origin"], checked, set(),
+                item["reason"]])
+            row[4].add(f"{image} {platform.split('/')[1]}")
         for item in (a for a in (lock.archives if lock else []) if not a.get("sha256")):
             row = rows.setdefault((item["component"], item["url"]), [
                 f"`{item['component']}`", f"{item['version']}: {', '.join(item['wheels'])}", item["url"].rsplit("/", 1)[-1],
-                set(), item["external"]])
-            row[3].add(f"{image} {platform.split('/')[1]}")
-    return tables.markdown(["component", "pin", "source", "locks", "why"],
-                           [[*r[:3], ", ".join(sorted(r[3])), r[4]] for r in rows.values()])
+                UNVERIFIED, set(), item["external"]])
+            row[4].add(f"{image} {platform.split('/')[1]}")
+    return tables.markdown(["component", "pin", "source", "file hash", "locks", "why"],
+                           [[*r[:4], ", ".join(sorted(r[4])), r[5]] for r in rows.values()])
 
 
 def _stack(manifest, locks) -> str:
@@ -166,21 +220,28 @@ def _defaults(root: Path) -> str:
     if not path.exists():
         return "(no checkpoint defaults file)"
     rows = json.loads(path.read_text())
-    return tables.markdown(["setting", "verl's default", "where verl defines it", "meaning"],
-                           [[f"`{r['setting']}`", f"`{json.dumps(r['value'])}`", f"`{r['where']}`", r["meaning"]]
-                            for r in rows])
+    return tables.markdown(["setting", "verl's default", "where verl defines it", "images", "meaning"],
+                           [[f"`{r['setting']}`", f"`{json.dumps(r['value'])}`", f"`{r['where']}`",
+                             "with " + ", ".join(f"`{role}`" for role in r["roles"]) if r.get("roles") else "every",
+                             r["meaning"]] for r in rows])
 
 
-def _smoke_checks(root: Path) -> str:
+def _smoke_checks(manifest, root: Path) -> str:
     rows = []
     for check in json.loads((root / CHECKS_FILE).read_text())["checks"]:
-        devices = ", ".join(check.get("devices", ["cpu", "npu"]))
-        if check.get("roles"):
-            devices += " with " + ", ".join(f"`{role}`" for role in check["roles"])
+        images = [f"`{img.name}`" for img in manifest.images.values() if check_runs_in(check, img)]
         needs = "the image's device" if check["device"] else "no device"
+        if check.get("where") == ["image"]:
+            needs += "; inside an image only"
         kind = "figure" if check.get("kind") == "measurement" else ("opt-in" if check.get("optional") else "check")
-        rows.append([f"`{check['name']}`", devices, needs, kind, check["proves"]])
-    return tables.markdown(["check", "images", "needs", "kind", "what it proves"], rows)
+        rows.append([f"`{check['name']}`", ", ".join(images) or "none", needs, kind, check["proves"]])
+    return tables.markdown(["check", "runs in", "needs", "kind", "what it proves"], rows)
+
+
+def check_runs_in(check: dict, image) -> bool:
+    """The suite's own rule (smoke_tests.plan.Check.applies_to), read from checks.json on the host side."""
+    roles = {role for role, comps in image.stack.items() if comps}
+    return image.device in check.get("devices", ("cpu", "npu")) and set(check.get("roles", ())) <= roles
 
 
 def _training(root: Path) -> str:

@@ -6,6 +6,7 @@ atomic rename, so a failure leaves the tree exactly as it was.
 
 from __future__ import annotations
 
+import os
 import shutil
 from pathlib import Path
 
@@ -13,7 +14,7 @@ from .. import tables
 from ..files import atomic_write
 from ..lock import check as lock_check
 from ..manifest.model import platform_slug
-from . import dockerfile, readme
+from . import dockerfile, install_script, readme
 
 
 def render_all(manifest, root: Path, extra_blocks: dict) -> dict:
@@ -25,6 +26,10 @@ def render_all(manifest, root: Path, extra_blocks: dict) -> dict:
         for alternative in [None, *manifest.alternatives_of(image)]:
             for name, text in dockerfile.render_image(env, manifest, image, alternative).items():
                 outputs[Path("images") / image.name / name] = text
+        scripts = install_script.render_scripts(env, manifest, image, root,
+                                                outputs[Path("images") / image.name / "Dockerfile"])
+        for name, text in scripts.items():
+            outputs[Path("images") / image.name / name] = text
     if (root / "README.md").exists():
         outputs[Path("README.md")] = readme.regenerate((root / "README.md").read_text(), manifest, root, extra_blocks)
     return outputs
@@ -43,6 +48,8 @@ def drift(outputs: dict, manifest, root: Path) -> list:
         have = path.read_text() if path.exists() else ""
         if have != want:
             problems.append(tables.unified_diff(have, want, str(rel), " (fresh render)") or f"--- {rel}: missing\n")
+        elif not _mode_ok(path):
+            problems.append(f"--- {rel}: not executable (chmod +x, or `make render`)\n")
     allowed = set(outputs) | expected_locks(manifest)
     images_dir = root / "images"
     for path in sorted(images_dir.rglob("*")) if images_dir.is_dir() else []:
@@ -54,6 +61,10 @@ def drift(outputs: dict, manifest, root: Path) -> list:
     return problems
 
 
+def _mode_ok(path: Path) -> bool:
+    return path.suffix != ".sh" or os.access(path, os.X_OK)
+
+
 def stale_locks(manifest, root: Path, resolver_version: str) -> list:
     return [f"--- {line}\n" for line in lock_check.stale(manifest, root, resolver_version)]
 
@@ -63,10 +74,12 @@ def write(outputs: dict, manifest, root: Path) -> list:
     changed = []
     for rel, text in outputs.items():
         path = root / rel
-        if path.exists() and path.read_text() == text:
+        if path.exists() and path.read_text() == text and _mode_ok(path):
             continue
         path.parent.mkdir(parents=True, exist_ok=True)
         atomic_write(path, text)
+        if path.suffix == ".sh":
+            path.chmod(0o755)  # the install scripts run as they are
         changed.append(str(rel))
     images_dir = root / "images"
     for path in sorted(images_dir.iterdir()) if images_dir.is_dir() else []:

@@ -52,6 +52,22 @@ def tree_of(root: Path, ref: str):
         yield Path(tmp)
 
 
+def is_work_tree(root: Path) -> bool:
+    """Is `root` the top of a git work tree (so a ref names a version of its pins.yaml)?"""
+    result = subprocess.run(["git", "-C", str(root), "rev-parse", "--show-toplevel"], capture_output=True, text=True)
+    return result.returncode == 0 and Path(result.stdout.strip()).resolve() == root.resolve()
+
+
+def manifest_at(root: Path, ref: str):
+    """pins.yaml as of `ref`, loaded as written then (a rule added since does not make it unreadable); None
+    when that version does not load (another schema, a broken file)."""
+    with tree_of(root, ref) as base_root:
+        try:
+            return load_manifest(base_root / "pins.yaml", check_rules=False)
+        except (UserError, OSError):
+            return None
+
+
 def all_inputs(root: Path, manifest) -> dict:
     """(image, platform) -> build inputs, and image -> rendered Dockerfile, for one tree."""
     env = dockerfile.environment(root / "templates")
@@ -70,7 +86,8 @@ def compare(root: Path, base_ref: str) -> Change:
     change = Change(manifest=manifest)
     with tree_of(root, base_ref) as base_root:
         try:
-            change.base_manifest = load_manifest(base_root / "pins.yaml")
+            # the base's pins as written then: a rule added since must not make every pin count as changed
+            change.base_manifest = load_manifest(base_root / "pins.yaml", check_rules=False)
             before, change.base_dockerfiles = all_inputs(base_root, change.base_manifest)
             change.base_locks = {key: lockfile.read(lockfile.path_for(base_root, *key)) for key in before}
         except (UserError, OSError, KeyError):
@@ -89,24 +106,18 @@ def compare(root: Path, base_ref: str) -> Change:
 
 
 def matrix(change: Change) -> dict:
-    """GitHub Actions matrix: one job per affected image and platform, on the runner that fits."""
+    """GitHub Actions matrix: one job per (image, platform, stage) of every affected image, all its platforms
+    (the merge publishes them together). The build stage runs on the hosted build runner of the platform; the
+    device stage on the runner pins.yaml names for the image's device and platform, and nowhere when pins.yaml
+    waives it there."""
     include = []
     for name in change.images:
         image = change.manifest.images[name]
-        platforms = change.changed.get(name) or {p: [] for p in image.platforms}
         for platform in image.platforms:
-            if platform not in platforms:
-                continue
-            include.append({"image": name, "platform": platform, "arch": arch_of(platform), "device": image.device,
-                            "runner": image.runner.name, "runs_on": image.runner.runs_on[platform],
-                            "cache_from": _published(change.manifest, image, platform)})
+            job = {"image": name, "platform": platform, "arch": arch_of(platform), "device": image.device}
+            include.append({**job, "stage": "build", "runner": "build",
+                            "runs_on": change.manifest.build_runners[platform]})
+            if image.device_runs_on(platform) is not None:
+                include.append({**job, "stage": "device", "runner": image.runner.name,
+                                "runs_on": image.device_runs_on(platform)})
     return {"include": include}
-
-
-def _published(manifest, image, platform) -> str:
-    """The first registry's current image of this platform: a fresh runner's build reuses its unchanged
-    layers (BuildKit inline cache), so a bump re-ships only the layers it changed."""
-    registry = next(iter(manifest.registries.values()), None)
-    if registry is None:
-        return ""
-    return f"{registry.url}/{manifest.repository}:{image.name}-{arch_of(platform)}"

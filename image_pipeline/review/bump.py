@@ -4,7 +4,8 @@ The pins are edited in ruamel.yaml's round-trip tree, so every comment, blank li
 flow style and the file's line endings stay as written. The whole change is staged in a
 scratch copy of the tree (pins.yaml, locks, images/, README) and only committed, as one
 set of file replacements, once the new pins validated, the locked packages' requirements
-accept them and uv resolved every image that changed for each of its platforms.
+accept them, the pin policy holds (a new reason; for a pin reaching NPU images, a new issue)
+and uv resolved every image that changed for each of its platforms.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from ..lock.request import build_request
 from ..lock.run import lock_all
 from ..manifest import build_manifest, document, grammar
 from ..render import readme, tree
+from . import policy
 
 # What a bump may set, per source kind (anything else given for that kind is refused).
 OPTIONS = {
@@ -123,6 +125,9 @@ def bump(root: Path, edits: list, *, reason: str, issue: str | None, profile, ca
         _write_raw(scratch / "pins.yaml", new_text)
         manifest = build_manifest(document.parse(new_text, pins))  # schema and rules run here
         lock_check.check_pins(manifest, scratch)
+        refused = policy.problems(current, manifest)
+        if refused:
+            raise UserError(refused[0])
         affected_locks = _changed_locks(current, manifest, root)
         if affected_locks:
             images = sorted({image for image, _ in affected_locks})

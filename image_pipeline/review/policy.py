@@ -1,6 +1,13 @@
-"""`build.py lint-pins`: a changed pin must say why (and, when it reaches NPU images, link an issue)."""
+"""The pin policy: a changed pin must say why, and when it reaches NPU images, link the issue of this change.
+
+Run by `build.py lint-pins` (CI, against --base), `build.py bump` (against the pins it edits) and
+`build.py validate` (against --base, default HEAD: a hand edit not yet committed)."""
 
 from __future__ import annotations
+
+# the words about a pin: changing only these changes nothing a build installs or resolves
+# (whose requirement `overrides` wins over is checked against the locks on every load)
+WORDS = ("reason", "issue", "overrides", "differs")
 
 
 def changed_pins(base_manifest, manifest) -> list:
@@ -15,8 +22,11 @@ def changed_pins(base_manifest, manifest) -> list:
 
 
 def _pin(comp) -> dict:
-    """What a pin is: its spec without the words about it."""
-    return {k: v for k, v in comp.spec.items() if k not in ("reason", "issue")}
+    """What a pin is: its spec without the words about it (a `without` by the distributions it leaves out)."""
+    pin = {k: v for k, v in comp.spec.items() if k not in WORDS}
+    if "without" in pin:
+        pin["without"] = sorted(pin["without"])
+    return pin
 
 
 def problems(base_manifest, manifest) -> list:
@@ -30,4 +40,7 @@ def problems(base_manifest, manifest) -> list:
             found.append(f"{where}: reason is unchanged since the base; say why this bump")
         if npu and not comp.get("issue"):
             found.append(f"{where}: reaches {', '.join(npu)}: an issue link is required")
+        elif npu and old is not None and old.get("issue") == comp.get("issue"):
+            found.append(f"{where}: reaches {', '.join(npu)}: the issue link is unchanged since the base; "
+                         f"link the issue of this change (bump: --issue)")
     return found

@@ -4,7 +4,8 @@ What changed (pins, old -> new, with links), why (reasons, issues, deliberate de
 what it did to the locks (packages added, removed, moved, per image and platform), what the
 lock could not resolve here (externals), the rules checked, the affected images with their
 Dockerfile diff, and how it was verified (smoke results and verl's own tests from the CI
-artifacts), or the checklist of runs still owed (NPU images need an Ascend runner).
+artifacts: each platform's build and device stage), the checklist of stages still owed (device stages
+need the runner pins.yaml names), and the platforms whose device checks pins.yaml waives.
 """
 
 from __future__ import annotations
@@ -54,8 +55,9 @@ def _why(pins, manifest) -> str:
     for name, _, new in pins:
         issue = f" ([issue]({new.get('issue')}))" if new.get("issue") else ""
         lines.append(f"- **{name}**: {new.get('reason') or '_no reason given_'}{issue}")
-        for key, label in (("overrides", "overrides other packages' requirements"),
-                           ("deviates", "cpu stand-in deviates"), ("external", "not resolved here")):
+        for dist, why in (new.get("overrides") or {}).items():
+            lines.append(f"  - deliberate deviation (overrides what {dist} requires): {why}")
+        for key, label in (("deviates", "cpu stand-in deviates"), ("external", "not resolved here")):
             if new.get(key):
                 lines.append(f"  - deliberate deviation ({label}): {new.get(key)}")
     return "\n".join(lines)
@@ -123,10 +125,11 @@ def _images(change: Change) -> str:
         img = change.manifest.images[name]
         platforms = change.changed.get(name) or {p: ["new image"] for p in img.platforms}
         for platform, inputs in platforms.items():
-            rows.append([f"`{name}`" + (" (new)" if name in change.added else ""), platform, img.runner.name,
+            rows.append([f"`{name}`" + (" (new)" if name in change.added else ""), platform,
+                         img.runner.name if img.device_runs_on(platform) else "waived",
                          f"`{change.manifest.repository}:{img.human_tag}`", ", ".join(inputs)])
     rows += [[f"`{name}` (removed)", "", "", "", ""] for name in change.removed]
-    lines.append(tables.markdown(["image", "platform", "CI runner", "tag", "inputs that changed"], rows))
+    lines.append(tables.markdown(["image", "platform", "device runner", "tag", "inputs that changed"], rows))
     from ..render import dockerfile
 
     env = dockerfile.environment(change.manifest.path.parent / "templates")
@@ -141,17 +144,25 @@ def _images(change: Change) -> str:
 
 
 def _verification(change: Change, artifacts: Path | None) -> str:
+    """Per image and platform: the build stage's run and the device stage's (or a whole-suite run, which
+    covers both), what is still owed, and where pins.yaml waives the device checks."""
     lines = ["### Verification"]
     pending = []
     for name in change.images:
         image = change.manifest.images[name]
         for platform in image.platforms:
-            run = _latest(artifacts, name, platform, "results.json") if artifacts else None
-            if run is None:
-                pending.append(f"- [ ] `{name}` {platform}: build and smoke-test on `{image.runner.name}` "
-                               f"(`make image IMAGE={name} PLATFORM={platform}`)")
-            else:
-                lines.append(_run_line(name, platform, run))
+            whole = _latest(artifacts, name, platform, "results.json", stage="") if artifacts else None
+            if whole is not None:
+                lines.append(_run_line(name, platform, whole))
+            for stage in () if whole is not None else _stages_of(image, platform):
+                run = _latest(artifacts, name, platform, "results.json", stage) if artifacts else None
+                if run is None:
+                    pending.append(f"- [ ] `{name}` {platform}: {_owed(change.manifest, image, platform, stage)}")
+                else:
+                    lines.append(_run_line(name, platform, run, stage))
+            if platform in image.waivers:
+                lines.append(f"- `{name}` {platform}: **device checks did not run on {arch_of(platform)}** "
+                             f"(waived in pins.yaml: {image.waivers[platform]})")
             tests = _latest(artifacts, f"{name}-verl-tests", platform, "summary.json") if artifacts else None
             if tests is not None:
                 lines.append(_tests_line(name, platform, tests))
@@ -160,11 +171,29 @@ def _verification(change: Change, artifacts: Path | None) -> str:
     return "\n".join(lines)
 
 
-def _latest(artifacts: Path, name: str, platform: str, marker: str):
+def _stages_of(image, platform: str) -> tuple:
+    return ("build",) if platform in image.waivers else ("build", "device")
+
+
+def _owed(manifest, image, platform: str, stage: str) -> str:
+    if stage == "build":
+        return (f"build stage on `{', '.join(manifest.build_runners[platform])}` (`build.py image {image.name} "
+                f"--platform {platform} --stage build --registry ...`)")
+    return (f"device stage on `{image.runner.name}` (`{', '.join(image.device_runs_on(platform))}`: `build.py smoke "
+            f"{image.name} --platform {platform} --registry ... --digest ...`)")
+
+
+def _latest(artifacts: Path, name: str, platform: str, marker: str, stage=None):
+    """The newest run of the image for the platform (and stage: "" is a whole-suite run; None: any)."""
     directory = artifacts / name
     runs = sorted(p for p in directory.glob("*") if (p / marker).exists()) if directory.is_dir() else []
-    runs = [r for r in runs if _platform_of(r) in (platform, "")]
+    runs = [r for r in runs if _platform_of(r) in (platform, "") and (stage is None or _stage_of(r) == stage)]
     return runs[-1] if runs else None
+
+
+def _stage_of(run: Path) -> str:
+    meta = run / "run.json"
+    return json.loads(meta.read_text()).get("stage", "") if meta.exists() else ""
 
 
 def _platform_of(run: Path) -> str:
@@ -172,7 +201,7 @@ def _platform_of(run: Path) -> str:
     return json.loads(meta.read_text()).get("platform", "") if meta.exists() else ""
 
 
-def _run_line(name, platform, run: Path) -> str:
+def _run_line(name, platform, run: Path, stage: str = "") -> str:
     results = json.loads((run / "results.json").read_text())
     values = _metrics(run / "metrics.txt")
     counts = {}
@@ -180,7 +209,8 @@ def _run_line(name, platform, run: Path) -> str:
         counts[r["status"]] = counts.get(r["status"], 0) + 1
     failed = [r["name"] for r in results if r["status"] == "FAIL"]
     status = ("FAIL (" + ", ".join(failed) + ")") if failed else ("pass" if not counts.get("NOT RUN") else "incomplete")
-    parts = [f"- `{name}` {platform}: {status}, " + ", ".join(f"{n} {s}" for s, n in sorted(counts.items()))]
+    label = f" {stage} stage" if stage else ""
+    parts = [f"- `{name}` {platform}{label}: {status}, " + ", ".join(f"{n} {s}" for s, n in sorted(counts.items()))]
     losses, notes = _training(run)
     parts += losses
     for key, label in (("sync.collective.synthetic.gbps", "collective"), ("sync.mooncake.synthetic.gbps", "mooncake")):

@@ -25,6 +25,7 @@ from pathlib import Path
 
 from ..build import engine
 from ..errors import UserError
+from ..manifest.model import arch_of
 from ..paths import REPO, SMOKE, VERL_TESTS_RECORD
 from . import plot
 
@@ -122,7 +123,7 @@ def run(api, image: str, reference: str, *, artifacts: Path, platform: str | Non
         faults=(), extended=False, env=None, pins: Path | None = None, bypass_entrypoint=False,
         log_wait_cap: float = LOG_WAIT_CAP_S, log_wait_poll: float = LOG_WAIT_POLL_S,
         timeout: float = RUN_TIMEOUT_S, npu: NpuPassthrough | None = None, echo=True, cpus: float | None = None,
-        extra_volumes: dict | None = None) -> SmokeRun:
+        extra_volumes: dict | None = None, stage: str = "") -> SmokeRun:
     """Run `python -m smoke_tests` in a container of `reference`; never raises for a failing suite."""
     validate(only, faults)
     if platform and platform != engine.host_platform():
@@ -132,7 +133,8 @@ def run(api, image: str, reference: str, *, artifacts: Path, platform: str | Non
     outcome = SmokeRun(image, reference, run_dir(image, artifacts))
     outcome.directory.chmod(0o777)
     (outcome.directory / "run.json").write_text(json.dumps({"image": image, "reference": reference,
-                                                            "platform": platform or "", "faults": list(faults)}))
+                                                            "platform": platform or "", "faults": list(faults),
+                                                            "stage": stage}))
     args = ["-m", "smoke_tests", "--artifacts", "/artifacts"] + (["--only", only] if only else [])
     args += [part for fault in faults for part in ("--fault", fault)] + (["--extended"] if extended else [])
     npu = npu if npu is not None else detect_npu()
@@ -189,6 +191,11 @@ def wait_for_log(log: Path, cap: float, poll: float, sleep=time.sleep, clock=tim
         sleep(min(poll, remaining))
 
 
+def baseline_file(root: Path, image, platform: str) -> Path:
+    """smoke_tests/baselines/<image>.<device>.<arch>.txt: the training baseline of the image on that platform."""
+    return root / SMOKE / "baselines" / f"{image.name}.{image.device}.{arch_of(platform)}.txt"
+
+
 def parse_metrics(text: str) -> dict:
     """metrics.txt: one `key:value` per line (the suite's output format)."""
     values = {}
@@ -209,7 +216,8 @@ def _collect(outcome: SmokeRun) -> None:
     bad = [f"{r['name']} {r['status']}" for r in outcome.results if r["status"] not in ("PASS", "MEASURED")]
     outcome.passed = outcome.exit_code == 0 and bool(outcome.results) and not bad and not outcome.reason
     if not outcome.passed and not outcome.reason:
-        outcome.reason = (", ".join(bad) if bad else f"suite exited {outcome.exit_code} without results")
+        outcome.reason = (", ".join(bad) if bad else f"suite exited {outcome.exit_code}"
+                          + ("" if outcome.results else " without results"))
 
 
 def write_diagnostics(outcome: SmokeRun, container) -> Path:

@@ -2,6 +2,8 @@
 
   --role trainer   rank 0; hosts the coordination store at --store HOST:PORT
   --role rollout   rank 1; writes its report (JSON) to --report
+The Mooncake sync runs with sync.mooncake's parameters (an even number of buckets, a slow reader),
+which catch a stale completion slot; the report counts the buckets verl's engine received.
 Exit code 0 only when every tensor of every version arrived bit for bit.
 """
 
@@ -11,6 +13,7 @@ import os
 import sys
 
 from . import SyncConfig
+from .checks import slow_reader_config
 from .harness import connect, run_rank
 
 
@@ -21,8 +24,8 @@ def parse(argv=None):
     parser.add_argument("--role", choices=("trainer", "rollout"), required=True)
     parser.add_argument("--store", default="trainer:29611", help="HOST:PORT of the trainer's store")
     parser.add_argument("--versions", type=int, default=3)
-    parser.add_argument("--bucket-kib", type=int, default=256)
-    parser.add_argument("--reader-delay-ms", type=float, default=0.0)
+    parser.add_argument("--bucket-kib", type=int, default=256,
+                        help="collective only; mooncake runs sync.mooncake's slow-reader parameters")
     parser.add_argument("--device", default=json.load(open("/etc/verl-image/pins.json"))["device"])
     parser.add_argument("--report", help="write the rollout's report as JSON here")
     return parser.parse_args(argv)
@@ -31,8 +34,10 @@ def parse(argv=None):
 def main(argv=None) -> int:
     args = parse(argv)
     os.environ.setdefault("MC_LOG_LEVEL", "ERROR")
-    cfg = SyncConfig(backend=args.backend, versions=args.versions, bucket_bytes=args.bucket_kib << 10,
-                     reader_delay_s=args.reader_delay_ms / 1000)
+    if args.backend == "mooncake":
+        cfg = SyncConfig(**{**slow_reader_config().as_dict(), "versions": args.versions})
+    else:
+        cfg = SyncConfig(backend=args.backend, versions=args.versions, bucket_bytes=args.bucket_kib << 10)
     host, port = args.store.rsplit(":", 1)
     store = connect("0.0.0.0" if args.role == "trainer" else host, int(port), master=args.role == "trainer")
     report = run_rank(cfg, 0 if args.role == "trainer" else 1, store, args.device, loopback=False)

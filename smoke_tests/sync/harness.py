@@ -68,6 +68,30 @@ def _barrier(store, key: str, world: int, timeout_s: float) -> None:
         time.sleep(0.01)
 
 
+class BucketCount:
+    """Stands in front of the channel verl's engine receives each bucket's metadata on, and counts the
+    buckets verl received: what the engine did, not what the harness expects it to do."""
+    CHANNELS = {"mooncake": ("store", "recv_obj"), "collective": ("socket", "recv_pyobj")}
+
+    def __init__(self, engine, backend: str):
+        attribute, self.method = self.CHANNELS[backend]
+        self.channel = getattr(engine, attribute)
+        self.count = 0
+        setattr(engine, attribute, self)
+
+    def __getattr__(self, name):
+        value = getattr(self.channel, name)
+        if name != self.method:
+            return value
+
+        def counted(*args, **kwargs):
+            message = value(*args, **kwargs)
+            if isinstance(message, dict) and "bucket_meta" in message:
+                self.count += 1
+            return message
+        return counted
+
+
 def _no_slot_drain(engine, exhausted: dict) -> None:
     """Fault: skip the completion-slot drain verl 0.9.1 added at the end of send_weights (0.9.0's bug).
 
@@ -146,6 +170,7 @@ def run_rank(cfg: SyncConfig, rank: int, store, device_kind: str, loopback: bool
         trainer_kwargs, rollout_kwargs = cls.build_topology(1, 1, metas)
         mine = trainer_kwargs if rank == 0 else rollout_kwargs
         engine.init_process_group(**{key: values[0] for key, values in mine.items()})
+        buckets = BucketCount(engine, cfg.backend) if rank == 1 else None
         if rank == 0:
             weights = trainer_weights(cfg, version, device.torch_device)
             sums = {name: checksum(w.to(rollout_dtype)) for name, w in weights}
@@ -160,15 +185,16 @@ def run_rank(cfg: SyncConfig, rank: int, store, device_kind: str, loopback: bool
             report.mismatches += compare(version, sums, got)
             report.tensors = len(sums)
             report.bytes_per_version = sum(t.numel() * t.element_size() for t in got.values())
+            report.buckets = buckets.count
         _barrier(store, f"v{version}/done", 2, cfg.timeout_s)
         engine.finalize()
     report.ok = not report.mismatches
-    report.buckets = buckets_of(cfg, rollout_dtype)
     return report if rank == 1 else None
 
 
 def buckets_of(cfg: SyncConfig, dtype) -> int:
-    """How many buckets a version takes (verl's rule: a new bucket when the next tensor does not fit)."""
+    """How many buckets a version will take (verl's rule: a new bucket when the next tensor does not fit),
+    to choose parameters before a run; a run reports what verl's engine did (BucketCount)."""
     sizes = [w.numel() * dtype.itemsize for _, w in trainer_weights(cfg, 1, "cpu")]
     count, used = 1, 0
     for size in sizes:

@@ -1,0 +1,680 @@
+#!/usr/bin/env bash
+# GENERATED FILE: do not edit. Rendered from pins.yaml and images/npu-a3/pylock.linux-arm64.toml by templates/install.sh.j2;
+# change those and run `make render` (or `python build.py render`).
+#
+# Installs on this host, without a container, what the image npu-a3 installs for linux/arm64
+# (npu, SoC ascend910_9392, python 3.12): the same locked files tier by tier with
+# pip --require-hashes, the same git commits and patches, and an activation file with the image's ENV.
+#
+#   images/npu-a3/install.linux-arm64.sh [--venv DIR] [--wheelhouse DIR] [--cache DIR] [--python PYTHON]
+#                                [--system-packages] [--system-python]
+#
+#   --venv DIR         where to install: a new venv is created there, or an existing venv or conda
+#                      environment of python 3.12 is installed into
+#                      (default: ${XDG_DATA_HOME:-~/.local/share}/verl-ascend/npu-a3-aarch64)
+#   --wheelhouse DIR   install offline from DIR, which `python build.py wheelhouse npu-a3 --platform linux/arm64
+#                      --out DIR` fills on a machine with network (every file is checked against the lock
+#                      before anything is installed); without it files are downloaded from their index
+#   --cache DIR        where downloads and checked-out sources go (default: ${XDG_CACHE_HOME:-~/.cache}/verl-ascend)
+#   --python PYTHON    the interpreter a new venv is made from (default: python3 if it is python 3.12, else
+#                      python3.12)
+#   --system-packages  install the image's missing system packages with apt-get first (Debian/Ubuntu, as root)
+#   --system-python    allow --venv to be a python that is no venv or conda environment (never done otherwise)
+#
+# Run it from a checkout of this repository: the install itself is baremetal/host_install.py, which runs
+# installer/install_tier.py, payload/bin/apply_patches.py, payload/bin/fetch_source.py and installer/verify.py
+# from this checkout, as the image build does. A second run changes nothing; a failed run resumes at the
+# part that failed.
+set -euo pipefail
+
+IMAGE=npu-a3
+PLATFORM=linux/arm64
+ARCH=aarch64
+PYTHON_VERSION=3.12
+GLIBC=2.35
+CANN_VERSION=9.1.0
+SYSTEM_PACKAGES=(ca-certificates libnuma1 libibverbs1 libcurl4 gcc g++ make git libnuma-dev pkg-config)
+ENV_SCRIPTS=(/usr/local/Ascend/ascend-toolkit/set_env.sh /usr/local/Ascend/nnal/atb/set_env.sh)
+
+say() { echo "install.sh: $*"; }
+fail() { echo "install.sh: $*" >&2; exit 1; }
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+root=$(cd "$here/../.." && pwd)
+venv=${XDG_DATA_HOME:-$HOME/.local/share}/verl-ascend/$IMAGE-$ARCH
+cache=${XDG_CACHE_HOME:-$HOME/.cache}/verl-ascend
+wheelhouse=
+python=
+system_packages=0
+system_python=0
+while [ $# -gt 0 ]; do
+    case $1 in
+        --venv) venv=${2:?--venv needs a directory}; shift 2 ;;
+        --wheelhouse) wheelhouse=${2:?--wheelhouse needs a directory}; shift 2 ;;
+        --cache) cache=${2:?--cache needs a directory}; shift 2 ;;
+        --python) python=${2:?--python needs an interpreter}; shift 2 ;;
+        --system-packages) system_packages=1; shift ;;
+        --system-python) system_python=1; shift ;;
+        -h|--help) sed -n '2,/^set -euo/p' "${BASH_SOURCE[0]}" | sed '$d'; exit 0 ;;
+        *) fail "unknown option $1 (see --help)" ;;
+    esac
+done
+
+# ---------------------------------------------------------------- the host: what the image's base pins
+have_arch=$(uname -m)
+[ "$have_arch" = "$ARCH" ] || fail "this host is $have_arch; this script installs $IMAGE for $PLATFORM: run install.linux-*.sh for $have_arch from images/$IMAGE/"
+have_glibc=$(getconf GNU_LIBC_VERSION 2>/dev/null | awk '{print $2}')
+[ -n "$have_glibc" ] || fail "cannot read the glibc version (getconf GNU_LIBC_VERSION): $IMAGE's wheels need glibc >= $GLIBC"
+[ "$(printf '%s\n' "$GLIBC" "$have_glibc" | sort -V | head -n1)" = "$GLIBC" ] \
+    || fail "glibc $have_glibc is older than $GLIBC, which $IMAGE's locked wheels are built for: use a host with glibc >= $GLIBC, or the container image"
+
+missing=()
+if command -v dpkg-query >/dev/null; then
+    for package in "${SYSTEM_PACKAGES[@]}"; do
+        dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
+    done
+elif [ "${SYSTEM_PACKAGES[*]}" != "" ]; then
+    say "not a Debian/Ubuntu host: make sure the equivalents of these packages are installed: ${SYSTEM_PACKAGES[*]}"
+fi
+if [ "${missing[*]}" != "" ]; then
+    [ "$system_packages" = 1 ] || fail "missing system packages: ${missing[*]}: run \`apt-get install -y --no-install-recommends ${missing[*]}\` as root, or pass --system-packages"
+    [ "$(id -u)" = 0 ] || fail "--system-packages needs root to install ${missing[*]}"
+    say "installing system packages: ${missing[*]}"
+    apt-get update -q
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}"
+fi
+
+if [ -x "$venv/bin/python" ]; then
+    python=$venv/bin/python
+elif [ -z "$python" ]; then
+    # python3 first: the image makes its venv with it, and the venv's scripts name it in their first line
+    for candidate in python3 "python$PYTHON_VERSION"; do
+        found=$(command -v "$candidate" || true)
+        if [ -n "$found" ] && [ "$("$found" -c 'import sys; print("%d.%d" % sys.version_info[:2])' 2>/dev/null)" = "$PYTHON_VERSION" ]; then
+            python=$found
+            break
+        fi
+    done
+    python=${python:-$(command -v python3 || true)}
+fi
+[ -n "$python" ] || fail "no python $PYTHON_VERSION found: install python$PYTHON_VERSION (with its venv module), or pass --python"
+have_python=$("$python" -c 'import sys; print("%d.%d" % sys.version_info[:2])' 2>/dev/null) \
+    || fail "$python does not run: pass --python with a python $PYTHON_VERSION interpreter"
+[ "$have_python" = "$PYTHON_VERSION" ] \
+    || fail "$python is python $have_python; $IMAGE is built for python $PYTHON_VERSION: pass --python with a python $PYTHON_VERSION, or a --venv of that python"
+
+if [ -n "$CANN_VERSION" ]; then
+    toolkit=${ASCEND_TOOLKIT_HOME:-/usr/local/Ascend/ascend-toolkit/latest}
+    have_cann=$(find "$toolkit/" -maxdepth 3 \( -name ascend_toolkit_install.info -o -name version.info \) -exec grep -h '^version=' {} + 2>/dev/null | head -n1 | cut -d= -f2)
+    [ -n "$have_cann" ] || fail "no CANN toolkit at $toolkit: install CANN $CANN_VERSION (toolkit and NNAL) or set ASCEND_TOOLKIT_HOME"
+    case $have_cann in
+        "$CANN_VERSION"*) ;;
+        *) fail "CANN $have_cann is installed at $toolkit; $IMAGE pins CANN $CANN_VERSION: install CANN $CANN_VERSION, or use the script of an image built on CANN $have_cann" ;;
+    esac
+    for script in "${ENV_SCRIPTS[@]}"; do
+        [ -f "$script" ] || fail "$script is missing: install CANN $CANN_VERSION's toolkit and NNAL (ATB), whose set_env scripts the image sources"
+    done
+fi
+[ -f "$root/baremetal/host_install.py" ] || fail "run this script from a checkout of the repository (no baremetal/ next to images/)"
+say "host: $have_arch, glibc $have_glibc, python $have_python ($python)${CANN_VERSION:+, CANN $CANN_VERSION}"
+
+# ---------------------------------------------------------------- the install, from the plan below
+args=(--repo "$root" --venv "$venv" --cache "$cache")
+[ -z "$wheelhouse" ] || args+=(--wheelhouse "$wheelhouse")
+[ "$system_python" = 0 ] || args+=(--system-python)
+"$python" "$root/baremetal/host_install.py" "${args[@]}" <<'PLAN'
+{
+ "format": 1,
+ "image": "npu-a3",
+ "platform": "linux/arm64",
+ "lock_inputs": "0eaad2aa308a3a1455681d4d2a3cc62e8b27a134ae6b57fc1ecc7d1b49d922e7",
+ "python": "3.12",
+ "device": "npu",
+ "system_site_packages": true,
+ "image_venv": "/opt/venv",
+ "env_scripts": ["/usr/local/Ascend/ascend-toolkit/set_env.sh", "/usr/local/Ascend/nnal/atb/set_env.sh"],
+ "env": [["DEBIAN_FRONTEND", "noninteractive"], ["LANG", "C.UTF-8"], ["PIP_NO_CACHE_DIR", "1"], ["PIP_DISABLE_PIP_VERSION_CHECK", "1"], ["VIRTUAL_ENV", "/opt/venv"], ["PATH", "/opt/venv/bin:$PATH"], ["PYTHONUNBUFFERED", "1"], ["VERL_USE_EXTERNAL_MODULES", "mindspeed.megatron_adaptor"]],
+ "patches": [{"diff": "mbridge-dequant-device.diff", "file": "mbridge/models/ext/deepseek_v3/dequant_fp8_safetensor_io.py", "name": "mbridge-dequant-device", "package": "mbridge", "sha256": "485085d84c9f7dfc49641f70393e008d210da92e4ed6eefa0dd83b4b3c90679e"}],
+ "pins": {"base": {"image": "quay.io/ascend/cann", "name": "cann-9.1.0-a3", "source": "image", "tag": "9.1.0-a3-ubuntu22.04-py3.12"}, "cann_version": "9.1.0", "constraints": [{"dist": "numpy", "name": "numpy-npu", "source": "pypi", "version": "1.26.0"}, {"dist": "pandas", "name": "pandas-npu", "source": "pypi", "version": "2.3.3"}, {"dist": "scipy", "name": "scipy-npu", "source": "pypi", "version": "1.16.3"}, {"dist": "arctic-inference", "name": "arctic-inference", "source": "pypi", "version": "0.1.1"}, {"dist": "memfabric-hybrid", "name": "memfabric-hybrid", "source": "pypi", "version": "1.2.0"}, {"dist": "memcache-hybrid", "name": "memcache-hybrid", "source": "pypi", "version": "1.2.0"}, {"dist": "xgrammar", "name": "xgrammar", "source": "pypi", "version": "0.2.9"}], "device": "npu", "env": {"VERL_USE_EXTERNAL_MODULES": "mindspeed.megatron_adaptor"}, "image": "npu-a3", "mounted_libraries": ["libascend_hal.so", "libdrvdsmi_host.so", "libdcmi.so"], "overrides": ["numpy", "transformers"], "patches": [{"diff": "mbridge-dequant-device.diff", "file": "mbridge/models/ext/deepseek_v3/dequant_fp8_safetensor_io.py", "name": "mbridge-dequant-device", "package": "mbridge", "sha256": "485085d84c9f7dfc49641f70393e008d210da92e4ed6eefa0dd83b4b3c90679e"}], "platforms": ["linux/arm64", "linux/amd64"], "python": "3.12", "repository": "verl-ascend", "soc_version": "ascend910_9392", "stack": {"addons": [{"dist": "flash-linear-attention", "name": "flash-linear-attention", "source": "pypi", "version": "0.5.0"}, {"dist": "viztracer", "name": "viztracer", "source": "pypi", "version": "1.1.1"}], "bridge": [{"dist": "mbridge", "name": "mbridge", "source": "pypi", "version": "0.15.1"}], "megatron": [{"branch": "core_r0.16.0", "commit": "ddc0d6774783b032ddceacc5714e653651daecb9", "dist": "megatron-core", "name": "megatron-lm", "repo": "https://github.com/NVIDIA/Megatron-LM.git", "source": "git"}], "mindspeed": [{"branch": "core_r0.16.0", "commit": "e4772499f7eb9fa9a68919dd1eaddef00e915b2d", "dist": "mindspeed", "name": "mindspeed", "repo": "https://github.com/Ascend/MindSpeed.git", "source": "git"}], "mooncake": [{"dist": "mooncake-transfer-engine-npu", "name": "mooncake-npu", "source": "pypi", "version": "0.3.11.post1"}], "tools": [{"dist": "setuptools", "name": "setuptools", "source": "pypi", "version": "80.10.2"}], "torch": [{"dist": "torch", "name": "torch", "source": "pypi", "version": "2.10.0"}], "torch_npu": [{"dist": "torch-npu", "name": "torch_npu", "source": "pypi", "version": "2.10.0.post4"}], "torchaudio": [{"dist": "torchaudio", "name": "torchaudio", "source": "pypi", "version": "2.10.0"}], "torchvision": [{"dist": "torchvision", "name": "torchvision", "source": "pypi", "version": "0.25.0"}], "transformers": [{"dist": "transformers", "name": "transformers", "source": "pypi", "version": "5.10.4"}], "triton_ascend": [{"dist": "triton-ascend", "name": "triton-ascend", "source": "pypi", "version": "3.2.2"}], "verl": [{"dist": "verl", "name": "verl-npu", "source": "pypi", "version": "0.9.1"}], "vllm": [{"dist": "vllm", "name": "vllm", "sha256": "760269db3d9611e12e524681df1bca0977d5d2f5fcb4481cc34d33efc4ae7ff5", "source": "url", "url": "https://files.pythonhosted.org/packages/68/c6/c4dc766b09e93de278693502612de0beba822983d4f609830406ead65cc9/vllm-0.23.0.tar.gz", "version": "0.23.0"}], "vllm_ascend": [{"dist": "vllm-ascend", "name": "vllm-ascend", "source": "pypi", "version": "0.23.0"}]}, "tag": "cann9.1.0-a3-py3.12-torch2.10.0", "without": ["nvidia-modelopt", "triton"]},
+ "parts": [
+  {"slug": "1-tools/deps",
+   "requirements": [
+    "cmake==4.4.5 --hash=sha256:25fc8469e67857124ef10c002331c0ab416eb7b8d9e1d6e4c58e84e730013ece",
+    "nanobind==2.9.2 --hash=sha256:c37957ffd5eac7eda349cff3622ecd32e5ee1244ecc912c99b5bc8188bafd16e",
+    "ninja==1.13.2 --hash=sha256:d775a5e43e9088f507a6250d57fcf5678eb31268c545feb5064ffeee33735622",
+    "packaging==25.0 --hash=sha256:29572ef2b1f17581046b3a2227d5c611fb25ec70ca1ba8554b24b0e69331a484",
+    "semantic-version==2.10.0 --hash=sha256:de78a3b8e0feda74cabc54aab2da702113e33ac9d9eb9d2389bcf1f58b7d9177",
+    "setuptools-rust==1.13.0 --hash=sha256:666439c4d90e968bb625bcf87ec0aa02b4f49e599d2f5dc255c633a04e8eca99",
+    "setuptools-scm==10.2.1 --hash=sha256:b7c82f4102d389ee57dc66ccdb4f9b4bca3c40ba83b43f1f63d68ccd72db2580",
+    "vcs-versioning==2.2.2 --hash=sha256:fe7fb216f8780a5516e7864a9333aacb1b70015b087a9be3918da76ef2760808",
+    "wheel==0.48.0 --hash=sha256:3217dcc807155e45db462d7ef2431f5ddda0d7273b700d05a67b271ceb1287ab"
+   ],
+   "files": [
+    {"index": "https://pypi.org/simple", "name": "cmake-4.4.5-py3-none-manylinux2014_aarch64.manylinux_2_17_aarch64.whl", "project": "cmake", "sha256": "25fc8469e67857124ef10c002331c0ab416eb7b8d9e1d6e4c58e84e730013ece", "url": "https://files.pythonhosted.org/packages/11/bd/282dc144e38709a8110754198bfa8b91d589aad66513c313837f484c988e/cmake-4.4.5-py3-none-manylinux2014_aarch64.manylinux_2_17_aarch64.whl"},
+    {"index": "https://pypi.org/simple", "name": "nanobind-2.9.2-py3-none-any.whl", "project": "nanobind", "sha256": "c37957ffd5eac7eda349cff3622ecd32e5ee1244ecc912c99b5bc8188bafd16e", "url": "https://files.pythonhosted.org/packages/05/20/f8944f162df48a20f8f533f4e4faed63891aa368ceca8cc8b32d4c785ed4/nanobind-2.9.2-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "ninja-1.13.2-py3-none-manylinux2014_aarch64.manylinux_2_17_aarch64.whl", "project": "ninja", "sha256": "d775a5e43e9088f507a6250d57fcf5678eb31268c545feb5064ffeee33735622", "url": "https://files.pythonhosted.org/packages/35/54/7368ce188625e39acc03ee362bb86cc9bfa6ad15e25c50889ae36e2889b3/ninja-1.13.2-py3-none-manylinux2014_aarch64.manylinux_2_17_aarch64.whl"},
+    {"index": "https://pypi.org/simple", "name": "packaging-25.0-py3-none-any.whl", "project": "packaging", "sha256": "29572ef2b1f17581046b3a2227d5c611fb25ec70ca1ba8554b24b0e69331a484", "url": "https://files.pythonhosted.org/packages/20/12/38679034af332785aac8774540895e234f4d07f7545804097de4b666afd8/packaging-25.0-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "semantic_version-2.10.0-py2.py3-none-any.whl", "project": "semantic-version", "sha256": "de78a3b8e0feda74cabc54aab2da702113e33ac9d9eb9d2389bcf1f58b7d9177", "url": "https://files.pythonhosted.org/packages/6a/23/8146aad7d88f4fcb3a6218f41a60f6c2d4e3a72de72da1825dc7c8f7877c/semantic_version-2.10.0-py2.py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "setuptools_rust-1.13.0-py3-none-any.whl", "project": "setuptools-rust", "sha256": "666439c4d90e968bb625bcf87ec0aa02b4f49e599d2f5dc255c633a04e8eca99", "url": "https://files.pythonhosted.org/packages/0b/80/909e46e684e47b116ed145bf2a1a8f5f7c9d90e8c3f8f7fce6a529c0068d/setuptools_rust-1.13.0-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "setuptools_scm-10.2.1-py3-none-any.whl", "project": "setuptools-scm", "sha256": "b7c82f4102d389ee57dc66ccdb4f9b4bca3c40ba83b43f1f63d68ccd72db2580", "url": "https://files.pythonhosted.org/packages/c3/b4/02ac1d9833b882c87b3a4e82703e70eac4ab33d0d15fb123e60bb01f3bc1/setuptools_scm-10.2.1-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "vcs_versioning-2.2.2-py3-none-any.whl", "project": "vcs-versioning", "sha256": "fe7fb216f8780a5516e7864a9333aacb1b70015b087a9be3918da76ef2760808", "url": "https://files.pythonhosted.org/packages/85/9e/1f06f4ddc3a74ccfe0877490caaf4a5233e65401160afc8cb13207815f5e/vcs_versioning-2.2.2-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "wheel-0.48.0-py3-none-any.whl", "project": "wheel", "sha256": "3217dcc807155e45db462d7ef2431f5ddda0d7273b700d05a67b271ceb1287ab", "url": "https://files.pythonhosted.org/packages/2e/29/69cfbb602cd91690c55d38ba9fe53e6a7e76a6fa647bf38f19c138d25449/wheel-0.48.0-py3-none-any.whl"}
+   ],
+   "sources": {"apt_build": [], "compile": false, "items": [], "soc_version": "ascend910_9392"}},
+  {"slug": "1-tools/pins",
+   "requirements": [
+    "setuptools==80.10.2 --hash=sha256:95b30ddfb717250edb492926c92b5221f7ef3fbcc2b07579bcd4a27da21d0173"
+   ],
+   "files": [
+    {"index": "https://pypi.org/simple", "name": "setuptools-80.10.2-py3-none-any.whl", "project": "setuptools", "sha256": "95b30ddfb717250edb492926c92b5221f7ef3fbcc2b07579bcd4a27da21d0173", "url": "https://files.pythonhosted.org/packages/94/b8/f1f62a5e3c0ad2ff1d189590bfa4c46b4f3b6e49cef6f26c6ee4e575394d/setuptools-80.10.2-py3-none-any.whl"}
+   ],
+   "sources": {"apt_build": [], "compile": false, "items": [], "soc_version": "ascend910_9392"}},
+  {"slug": "2-torch/deps",
+   "requirements": [
+    "filelock==4.3.1 --hash=sha256:79e43df8e9fe509cd83a3899a7c186c8077cbbe4d200a1ed3705c2f3bb6bc487",
+    "fsspec==2026.9.0 --hash=sha256:8dd6e646e99ea382bd85f97a45e6b526a442d79423a7dc673f1e2756d05fcb5f",
+    "jinja2==3.1.6 --hash=sha256:85ece4451f492d0c13c5dd7c13a64681a86afae63a5f347908daf103ce6d2f67",
+    "markupsafe==3.0.4 --hash=sha256:6a45c3d514f2436064db00d7fc8778d888f0236ebfed649b53d13a59e69ad51b",
+    "mpmath==1.3.0 --hash=sha256:a0b2b9fe80bbcd81a6647ff13108738cfb482d481d826cc0e02f5b35e5c88d2c",
+    "networkx==3.7 --hash=sha256:e3fd2c13a7814cee3746340d8d7f8598a67f16a58bf47fb7f8793fab6efca1b0",
+    "numpy==1.26.0 --hash=sha256:e5e18e5b14a7560d8acf1c596688f4dfd19b4f2945b245a71e5af4ddb7422feb",
+    "pillow==13.0.0 --hash=sha256:8bf295fe459343bc6093c8e5e0df60bfa189e0fcb775a22e2c2488fdeccc6c0d",
+    "sympy==1.14.0 --hash=sha256:e091cc3e99d2141a0ba2847328f5479b05d94a6635cb96148ccb3f34671bd8f5",
+    "typing-extensions==4.16.0 --hash=sha256:481caa481374e813c1b176ada14e97f1f67a4539ce9cfeb3f350d78d6370c2e8"
+   ],
+   "files": [
+    {"index": "https://pypi.org/simple", "name": "filelock-4.3.1-py3-none-any.whl", "project": "filelock", "sha256": "79e43df8e9fe509cd83a3899a7c186c8077cbbe4d200a1ed3705c2f3bb6bc487", "url": "https://files.pythonhosted.org/packages/53/7b/678c8fbd372ff96375ac0bbdd20b78f20ef8ba6ca5966c49548fa5886557/filelock-4.3.1-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "fsspec-2026.9.0-py3-none-any.whl", "project": "fsspec", "sha256": "8dd6e646e99ea382bd85f97a45e6b526a442d79423a7dc673f1e2756d05fcb5f", "url": "https://files.pythonhosted.org/packages/6c/c0/a98505f18594f1bce828bb159cec0fcf9860562f1a2c85913409fc8f3d9e/fsspec-2026.9.0-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "jinja2-3.1.6-py3-none-any.whl", "project": "jinja2", "sha256": "85ece4451f492d0c13c5dd7c13a64681a86afae63a5f347908daf103ce6d2f67", "url": "https://files.pythonhosted.org/packages/62/a1/3d680cbfd5f4b8f15abc1d571870c5fc3e594bb582bc3b64ea099db13e56/jinja2-3.1.6-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "markupsafe-3.0.4-cp312-cp312-manylinux2014_aarch64.manylinux_2_17_aarch64.manylinux_2_28_aarch64.whl", "project": "markupsafe", "sha256": "6a45c3d514f2436064db00d7fc8778d888f0236ebfed649b53d13a59e69ad51b", "url": "https://files.pythonhosted.org/packages/0d/f2/8f18e0b806eb13c1f8d07d917a720831ead54253a6dec011fbc78098a6f8/markupsafe-3.0.4-cp312-cp312-manylinux2014_aarch64.manylinux_2_17_aarch64.manylinux_2_28_aarch64.whl"},
+    {"index": "https://pypi.org/simple", "name": "mpmath-1.3.0-py3-none-any.whl", "project": "mpmath", "sha256": "a0b2b9fe80bbcd81a6647ff13108738cfb482d481d826cc0e02f5b35e5c88d2c", "url": "https://files.pythonhosted.org/packages/43/e3/7d92a15f894aa0c9c4b49b8ee9ac9850d6e63b03c9c32c0367a13ae62209/mpmath-1.3.0-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "networkx-3.7-py3-none-any.whl", "project": "networkx", "sha256": "e3fd2c13a7814cee3746340d8d7f8598a67f16a58bf47fb7f8793fab6efca1b0", "url": "https://files.pythonhosted.org/packages/7e/cd/fe58041e9011f307c490e3e17dd48cc516448f7c698a3f2d9d9d65d7e6a8/networkx-3.7-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "numpy-1.26.0-cp312-cp312-manylinux_2_17_aarch64.manylinux2014_aarch64.whl", "project": "numpy", "sha256": "e5e18e5b14a7560d8acf1c596688f4dfd19b4f2945b245a71e5af4ddb7422feb", "url": "https://files.pythonhosted.org/packages/2f/70/c071b2347e339f572f5aa61f649b70167e5dd218e3da3dc600c9b08154b9/numpy-1.26.0-cp312-cp312-manylinux_2_17_aarch64.manylinux2014_aarch64.whl"},
+    {"index": "https://pypi.org/simple", "name": "pillow-13.0.0-cp312-cp312-manylinux_2_27_aarch64.manylinux_2_28_aarch64.whl", "project": "pillow", "sha256": "8bf295fe459343bc6093c8e5e0df60bfa189e0fcb775a22e2c2488fdeccc6c0d", "url": "https://files.pythonhosted.org/packages/3b/bb/9e30e8ed18c20800ee327a12107d5249ad8dc444867b3adfcc21654e3c71/pillow-13.0.0-cp312-cp312-manylinux_2_27_aarch64.manylinux_2_28_aarch64.whl"},
+    {"index": "https://pypi.org/simple", "name": "sympy-1.14.0-py3-none-any.whl", "project": "sympy", "sha256": "e091cc3e99d2141a0ba2847328f5479b05d94a6635cb96148ccb3f34671bd8f5", "url": "https://files.pythonhosted.org/packages/a2/09/77d55d46fd61b4a135c444fc97158ef34a095e5681d0a6c10b75bf356191/sympy-1.14.0-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "typing_extensions-4.16.0-py3-none-any.whl", "project": "typing-extensions", "sha256": "481caa481374e813c1b176ada14e97f1f67a4539ce9cfeb3f350d78d6370c2e8", "url": "https://files.pythonhosted.org/packages/49/d3/b8441a820a491ddfc024b0b0cf0393375b75ea13866d9c66727e54c2fc80/typing_extensions-4.16.0-py3-none-any.whl"}
+   ],
+   "sources": {"apt_build": [], "compile": false, "items": [], "soc_version": "ascend910_9392"}},
+  {"slug": "2-torch/pins",
+   "requirements": [
+    "torch==2.10.0 --hash=sha256:5fd4117d89ffd47e3dcc71e71a22efac24828ad781c7e46aaaf56bf7f2796acf",
+    "torch-npu==2.10.0.post4 --hash=sha256:5cee8b07d98b2188297916342fc587228bfca5703ffa8f48be1a69373414aa44",
+    "torchaudio==2.10.0 --hash=sha256:42b148a0921a3721abd1f6ae098b1ec9f89703e555c4f7a0d44da87b8decbcb9",
+    "torchvision==0.25.0 --hash=sha256:b75deafa2dfea3e2c2a525559b04783515e3463f6e830cb71de0fb7ea36fe233"
+   ],
+   "files": [
+    {"index": "https://pypi.org/simple", "name": "torch-2.10.0-cp312-cp312-manylinux_2_28_aarch64.whl", "project": "torch", "sha256": "5fd4117d89ffd47e3dcc71e71a22efac24828ad781c7e46aaaf56bf7f2796acf", "url": "https://files.pythonhosted.org/packages/cc/af/758e242e9102e9988969b5e621d41f36b8f258bb4a099109b7a4b4b50ea4/torch-2.10.0-cp312-cp312-manylinux_2_28_aarch64.whl"},
+    {"index": "https://pypi.org/simple", "name": "torch_npu-2.10.0.post4-cp312-cp312-manylinux_2_28_aarch64.whl", "project": "torch-npu", "sha256": "5cee8b07d98b2188297916342fc587228bfca5703ffa8f48be1a69373414aa44", "url": "https://files.pythonhosted.org/packages/64/8d/3d10b7852b4e7f1392d6b68457537d3e4cdd8be04dcdaae83c14344b571b/torch_npu-2.10.0.post4-cp312-cp312-manylinux_2_28_aarch64.whl"},
+    {"index": "https://pypi.org/simple", "name": "torchaudio-2.10.0-cp312-cp312-manylinux_2_28_aarch64.whl", "project": "torchaudio", "sha256": "42b148a0921a3721abd1f6ae098b1ec9f89703e555c4f7a0d44da87b8decbcb9", "url": "https://files.pythonhosted.org/packages/ea/3f/df620439a76ece170472d41438d11a1545d5db5dc9f1eaeab8c6e055a328/torchaudio-2.10.0-cp312-cp312-manylinux_2_28_aarch64.whl"},
+    {"index": "https://pypi.org/simple", "name": "torchvision-0.25.0-cp312-cp312-manylinux_2_28_aarch64.whl", "project": "torchvision", "sha256": "b75deafa2dfea3e2c2a525559b04783515e3463f6e830cb71de0fb7ea36fe233", "url": "https://files.pythonhosted.org/packages/51/f8/c0e1ef27c66e15406fece94930e7d6feee4cb6374bbc02d945a630d6426e/torchvision-0.25.0-cp312-cp312-manylinux_2_28_aarch64.whl"}
+   ],
+   "sources": {"apt_build": [], "compile": false, "items": [{"component": "triton-ascend", "dist": "triton-ascend", "env": {}, "fetch": {"dist": "triton-ascend", "file": "", "index": "https://mirrors.huaweicloud.com/ascend/repos/pypi", "platform": "linux/arm64", "sha256": "", "version": "3.2.2"}, "file": "", "kind": "index", "sha256": "", "soc_env": "", "version": "3.2.2"}], "soc_version": "ascend910_9392"}},
+  {"slug": "3-frameworks/deps",
+   "requirements": [
+    "agent-detector==2.0.0 --hash=sha256:22c6a1c9c23894a12f55aea625f060b8d3330fba774de72d02d5442bb580417f",
+    "aiofiles==25.1.0 --hash=sha256:abe311e527c862958650f9438e859c1fa7568a141b22abcd015e120e86a85695",
+    "aiohappyeyeballs==2.7.1 --hash=sha256:9243213661e29250eb41368e5daa826fc017156c3b8a11440826b2e3ed376472",
+    "aiohttp==3.14.5 --hash=sha256:abfda5cb094a829f7bc25216a32f7db2e85cc65bd59910f8e7b40b3d9b224764",
+    "aiosignal==1.4.0 --hash=sha256:053243f8b92b990551949e63930a839ff0cf0b0ebbe0597b0f3fb19e1a0fe82e",
+    "annotated-doc==0.0.7 --hash=sha256:6bc31bbbec6dfaaedc1676dbc11dbda96fe22a2b5c400e9ebad113fec44a9dc6",
+    "annotated-types==0.8.0 --hash=sha256:f072f4d804ea359e4eaf198b1af7a8b0943881a87f31bb764f8bf219bb9419e0",
+    "anthropic==2.16.0 --hash=sha256:fda498e294f8e29cda37862d8cdfa9721dd8ac9489b1c6d5fefadcd6f01d3b33",
+    "anyio==4.16.0 --hash=sha256:c66ae634e0b8228396b801741beb3294326d4b6102f7bba4041c0dfb58c29026",
+    "apache-tvm-ffi==0.1.15.post2 --hash=sha256:5c807217f134272d6e08ffdeeb9f1b2c1f366e096712b4e47b88ee9103f80113",
+    "arctic-inference==0.1.1 --hash=sha256:36857e2fbe3ead34821a04be98dfab95086050c1e38199c8fdfe308234fdcf63",
+    "astor==0.8.1 --hash=sha256:070a54e890cefb5b3739d19f30f5a5ec840ffc9c50ffa7d23cc9fc1a38ebbfc5",
+    "attrs==26.1.0 --hash=sha256:c647aa4a12dfbad9333ca4e71fe62ddc36f4e63b2d260a37a8b83d2f043ac309",
+    "blake3==1.0.11 --hash=sha256:021bbad3b9a5bf7c1bcf6752e80a83a9b46e55bd2cf610c44c7f0c9cd7f989b8",
+    "blinker==1.9.0 --hash=sha256:ba0efaa9080b619ff2f3459d1d500c57bddea4a6b424b60a91141db6fd2f08bc",
+    "cachetools==8.0.2 --hash=sha256:502bf3c17c6e35d78ccdaa70da8c7001b28634541f5cde0dee33c93bb252277d",
+    "cbor2==6.3.0 --hash=sha256:ddeafc6f7f61cca8f276c7e3d9b5631a14f70f476ca9d03d099fd70021721c7f",
+    "certifi==2026.10.19.post1 --hash=sha256:1324c476b4811eff41a8bc2122cd0bbd4d9c7234c725446d99ab1612b3a7fdd2",
+    "cffi==2.1.1 --hash=sha256:68e62fe11f30d5ca8289242866f0a5291402d8529ca2178ab8afc5c9694ae890",
+    "charset-normalizer==3.5.3 --hash=sha256:70f65dd0c2ed79ea2d9776096e9c7d25e398c2c03eb31877753598d201d91784",
+    "click==8.5.1 --hash=sha256:8bb5376d2006950386f8c6427613334a2acadc5f559cb80e638d00b4df957e37",
+    "cloudpickle==3.1.3 --hash=sha256:1654f4f18e416447210a63c5c25a135d65a292156aa5fa519dfa4baf7726dddb",
+    "compressed-tensors==0.17.0 --hash=sha256:4a1b89b508f7efb8ffb4eee8a6e69e0452d9b080cae130146025c64fbe9fa9aa",
+    "cryptography==50.0.2 --hash=sha256:87e9ce85beb6b328ba370cc6e6aea483c92617b4c95b1d33a49297eb662bfb04",
+    "decorator==5.3.1 --hash=sha256:f47fe6fdbd2edd623ecfe36875d37aba411624e2670dd395dddae1358689bb3c",
+    "depyf==0.20.0 --hash=sha256:d31effad4261cebecb58955d832e448ace88f432328f95f82fd99c30fd9308d4",
+    "detect-installer==0.2.1 --hash=sha256:87e2ce7d05cb108b178f8e45bb80d3d88c0cb4b397983345c18ad6562e02e620",
+    "dill==0.4.1 --hash=sha256:1e1ce33e978ae97fcfcff5638477032b801c46c7c65cf717f95fbc2248f79a9d",
+    "diskcache==5.6.3 --hash=sha256:5e31b2d5fbad117cc363ebaf6b689474db18a1f6438bc82358b024abd4c2ca19",
+    "dnspython==2.9.2 --hash=sha256:af15f7d385a6ae2fb35a796fde2138004c8c42c7389090e2addc83e3b3340fd8",
+    "docstring-parser==0.18.0 --hash=sha256:b3fcbed555c47d8479be0796ef7e19c2670d428d72e96da63f3a40122860374b",
+    "einops==0.8.2 --hash=sha256:54058201ac7087911181bfec4af6091bb59380360f069276601256a76af08193",
+    "email-validator==2.4.0 --hash=sha256:4454e41c4e1c6b6caee34a1dc71d5e736791562be8fd179b02e298f796522684",
+    "fastapi==0.123.10 --hash=sha256:0503b7b7bc71bc98f7c90c9117d21fdf6147c0d74703011b87936becc86985c1",
+    "fastapi-cli==0.0.34 --hash=sha256:4a1185b66308c7543e98957426a8ecd205d58853514cb9a68c78066f2e6e467b",
+    "fastapi-cloud-cli==0.28.0 --hash=sha256:e1409bc42017a86f8092fdf1dd64ead129698936cfeb151a6c3e023f611fd620",
+    "fastar==0.12.0 --hash=sha256:76115050e8f076fb96f1aa7662dc502b5232d21b610aec08035957a93a830cb1",
+    "flask==3.1.3 --hash=sha256:f4bcbefc124291925f1a26446da31a5178f9483862233b23c0c96a20701f670c",
+    "frozenlist==1.8.0 --hash=sha256:96f423a119f4777a4a056b66ce11527366a8bb92f54e541ade21f2374433f6d4",
+    "gguf==0.19.0 --hash=sha256:70bcd10edfe697fb2dad6e40af2234b9d8ece9a41a99761405121ebda1c3c1cd",
+    "googleapis-common-protos==1.76.0 --hash=sha256:59e13344a9f3651aa201a03e2bee815a3bf43a4baf1f9ff8a9b62a840ce25fac",
+    "gpytorch==1.15.2 --hash=sha256:2112fdc7c0c0bf56a7f2444663cfc80fdfc3e19724399d6303a83d8efdd71e9e",
+    "grpcio==1.85.3 --hash=sha256:258c579112434464d24dd5f8f73bf4b220a9c88219bef4d6f56410b5363a0a81",
+    "h11==0.16.0 --hash=sha256:63cf8bbe7522de3bf65932fda1d9c2772064ffb3dae62d55932da54b31cb6c86",
+    "h2==4.4.1 --hash=sha256:0e25f1462b23c9cb82d9eb02e28bc706dac2a68cb457c6a0d74d63c8a2a5d0e6",
+    "hf-xet==1.8.0 --hash=sha256:8800e3444770f2c630b361bc6d5c6ebb770b7830646cf632fbb79d0e5bbc9e7f",
+    "hpack==4.2.0 --hash=sha256:858ac0b02280fa582b5080d68db0899c62a80375e0e5413a74970c5e518b6986",
+    "httpcore==1.0.9 --hash=sha256:2d400746a40668fc9dec9810239072b40b4484b640a8c38fd654a024c7a1bf55",
+    "httpcore2==2.16.2 --hash=sha256:16051ae2a42f776007543f32de9349a317b23d2cbb4e1456b4bac0e88b87419a",
+    "httptools==0.9.0 --hash=sha256:58a1b0ec4cbb930e69669f9771715b2c7898d3cdf064d9811f7a66afef96b544",
+    "httpx==0.29.0 --hash=sha256:6734dcf742ced6e8018e45d3f9f7728975b6b3e1085a24f3e2c056069d858bd1",
+    "httpx2==2.16.2 --hash=sha256:f05c13aade4c45dbf1c9060647a1058f0acad62398fad96e741269edb33d46f5",
+    "huggingface-hub==1.33.0 --hash=sha256:04e434b06e100eddbce9a6e817d72693a7884b10a79bd67ab48080d5c07eb899",
+    "hypercorn==0.18.0 --hash=sha256:225e268f2c1c2f28f6d8f6db8f40cb8c992963610c5725e13ccfcddccb24b1cd",
+    "hyperframe==6.1.0 --hash=sha256:b03380493a519fce58ea5af42e4a42317bf9bd425596f7a0835ffce80f1a42e5",
+    "idna==3.20 --hash=sha256:ab7ae7122974553370f0bdb919e1a960b2cd1bc1ef0276416d896db81c14582c",
+    "ijson==3.6.0 --hash=sha256:1e592cd601f91424428e7cbce11f7ab0d5430253a81e60f8a69981fb1136c77c",
+    "iniconfig==2.3.1 --hash=sha256:9121e2c1fdb355232495be3194c8dfe87ccc2d5dee45947b78e68f499790d7a7",
+    "interegular==0.3.3 --hash=sha256:b0c07007d48c89d6d19f7204972d369b2a77222722e126b6aa63aa721dc3b19c",
+    "itsdangerous==2.2.0 --hash=sha256:c6242fc49e35958c8b15141343aa660db5fc54d4f13a1db01a3f5891b98700ef",
+    "jiter==0.19.0 --hash=sha256:fcce75459e06cf811395581f6d256e2535d165ec4d223b809115a59b4ea6f398",
+    "jmespath==1.1.0 --hash=sha256:a5663118de4908c91729bea0acadca56526eb2698e83de10cd116ae0f4e97c64",
+    "joblib==1.6.0 --hash=sha256:3dbbf9f6e4b592a2357b854608e980fe6390d131d7a82f011a377ef2ebef7aba",
+    "jsonschema==4.26.0 --hash=sha256:d489f15263b8d200f8387e64b4c3a75f06629559fb73deb8fdfb525f2dab50ce",
+    "jsonschema-specifications==2025.9.1 --hash=sha256:98802fee3a11ee76ecaca44429fda8a41bff98b00a0f2838151b113f210cc6fe",
+    "lark==1.2.2 --hash=sha256:c2276486b02f0f1b90be155f2c8ba4a8e194d42775786db622faccd652d8e80c",
+    "linear-operator==0.6.1 --hash=sha256:a5981c1fcda08df3a210dffb6e8019b4751f4afaf3ffc822c24eaaf56b11eed9",
+    "llguidance==1.7.6 --hash=sha256:e70fa25ed550c2b50c2fd70baa9e2808b4ecb859d01e453bd5459aff62ba38c3",
+    "llvmlite==0.50.0 --hash=sha256:6e8df54380110ea5e9127386e739d2b0829cc6dfa4a24a9195226336c91b06d5",
+    "lm-format-enforcer==0.11.3 --hash=sha256:cf586350875def1ae7a8fba84fcbbfc8371424b6c9d05c1fcba70aa233fbf06f",
+    "loguru==0.7.3 --hash=sha256:31a33c10c8e1e10422bfd431aeb5d351c7cf7fa671e3c4df004162264b28220c",
+    "markdown-it-py==4.3.0 --hash=sha256:7aa1511a46c39138de78d9eba92ce47e63124d8003fc98b3a351909e04239efa",
+    "mcp==2.3.0 --hash=sha256:dd0c44c089d16453e8ae31a3877a0054d7a2314caaa81f5e0541b9b1734b2377",
+    "mcp-types==2.3.0 --hash=sha256:968efdbdaedfab06adae40d378a34395f1090c5921d4be3c9cde283aaf76d91d",
+    "mdurl==0.1.2 --hash=sha256:84008a41e51615a49fc9966191ff91509e3c40b939176e643fd50a5c2196b8f8",
+    "memcache-hybrid==1.2.0 --hash=sha256:b019a74c46c7cf3307276e50664725de8725daa0672bbb2715e6eaa76daacc39",
+    "memfabric-hybrid==1.2.0 --hash=sha256:ccd24776cb6d11e9ac60df31aa80b7838b593b2627e399754b259ec12e7325db",
+    "mistral-common==1.13.1 --hash=sha256:98b4d0755b8d90bf4691fa8f1b70cb3b4a8cd4dc1653c4ed08ef3d1c7d2c29af",
+    "model-hosting-container-standards==0.1.16 --hash=sha256:47f4f65713120bc3a69feb022981a38db9e557aedf88dbd72077f20588caa12b",
+    "msgpack==1.2.4 --hash=sha256:9ca1e78106675f2aed07dc37b842ce19be70010ab22c5c5c04688f0840d48539",
+    "msgspec==0.23.0 --hash=sha256:000abdb9da8b56f53ec2980ed182f00765df4ab07a093785fe9ce5273aa8d4d6",
+    "multidict==7.2.1 --hash=sha256:fa0ecd064b0ae18d235283abb5adbc4e07304dba8f2aa7c0d61f28bebcc70d4c",
+    "narwhals==2.29.0 --hash=sha256:1c69b3dc30240f6e848c5a673cafc86affa44184ecce721e25b7194663ad10dc",
+    "numba==0.68.1 --hash=sha256:fc764aa37deab88718de20151af0f53aa72d1c5cb3b54c6eb648473323f80a5c",
+    "openai==3.57.0 --hash=sha256:f97bc74024c06ced8428b56c4a3594066709d3082779bf9d0b4b6092fbf587a8",
+    "openai-harmony==0.0.8 --hash=sha256:e4f709815924ec325b9a890e6ab2bbb0ceec8e319a4e257328eb752cf36b2efc",
+    "opencv-python-headless==5.1.0.95 --hash=sha256:11d9753e15b8b3c56e6aa765139f722ca19ff26016d43bc81035f5d122731a81",
+    "opentelemetry-api==1.45.2 --hash=sha256:2cbd737377e710ee740d261c94e93fa0f08e6d037c18f17513cc0a2d94479a34",
+    "opentelemetry-exporter-http-transport==0.66b2 --hash=sha256:fd5f5b490c099acda1cd7b909d5e8981436bf18cc8c6098d302d114c271720e9",
+    "opentelemetry-exporter-otlp==1.45.2 --hash=sha256:52c8b9f268289c92c08b3a97f48c63d6e5c037f25ca1f6f29ef162fb78974afc",
+    "opentelemetry-exporter-otlp-common==0.66b2 --hash=sha256:ace86efb75489f925f1ef809856ae5f0c7db534e4afdc624530222228b1236a5",
+    "opentelemetry-exporter-otlp-proto-common==1.45.2 --hash=sha256:af483b24217028892f017096731b794b196b785025d2e6808874720fd0b05a80",
+    "opentelemetry-exporter-otlp-proto-grpc==1.45.2 --hash=sha256:8a48d60835e90536846bd82de487bfbd81bccb5a1b3d0fb82edeea17db07395c",
+    "opentelemetry-exporter-otlp-proto-http==1.45.2 --hash=sha256:6e4d025138829d0ee57946930c2ccad6491ad4d92a958e9c7eea69278fe60cfc",
+    "opentelemetry-proto==1.45.2 --hash=sha256:03a7ca1b43f89fd5b965d5975902bb2515c0c86e2428b456836e9a6149c6235a",
+    "opentelemetry-sdk==1.45.2 --hash=sha256:ff974ea70ee4f1d51e2ec152db37c2b626c7bf82bb3f7d86114fd8704e7199c6",
+    "opentelemetry-semantic-conventions==0.66b2 --hash=sha256:4cbe61e5f9275d57ab31708446e7938ef4291ebbe6a7fca6f7a629c5acae87d8",
+    "opentelemetry-semantic-conventions-ai==0.5.1 --hash=sha256:25aeb22bd261543b4898a73824026d96770e5351209c7d07a0b1314762b1f6e4",
+    "outlines-core==0.2.14 --hash=sha256:1de34681c7e0e7e1551fc9036e4fa3c57986336c905a10536591ceb6d869c258",
+    "pandas==2.3.3 --hash=sha256:ecaf1e12bdc03c86ad4a7ea848d66c685cb6851d807a26aa245ca3d2017a1908",
+    "pandas-stubs==3.1.0.261029 --hash=sha256:70f631f2d0781c4500b1cd5f84cab7d7279a3d114674d69655536a4a99a3a67f",
+    "partial-json-parser==0.2.1.1.post7 --hash=sha256:145119e5eabcf80cbb13844a6b50a85c68bf99d376f8ed771e2a3c3b03e653ae",
+    "pip==26.3 --hash=sha256:f3b60b20ffaadd4415ed7957212a38ac63fa4c5fa375bd0f4a797777940fad13",
+    "pluggy==1.7.0 --hash=sha256:7dd7b0d8832ba3cb632c306926ded123429211b83641b35dc5c41ad2d34f9bec",
+    "priority==2.0.0 --hash=sha256:6f8eefce5f3ad59baf2c080a664037bb4725cd0a790d53d59ab4059288faf6aa",
+    "prometheus-client==0.26.0 --hash=sha256:fa93d06737aa02bacd05794768508bb97d2fbee28cb3bca04eaae92f0ca953d6",
+    "prometheus-fastapi-instrumentator==7.1.0 --hash=sha256:978130f3c0bb7b8ebcc90d35516a6fe13e02d2eb358c8f83887cdef7020c31e9",
+    "propcache==0.5.4 --hash=sha256:60a64cbccaa11b7760ce705a14ada17ba459e7ca9f23ba587eb013821032d7ef",
+    "protobuf==7.36.2 --hash=sha256:e11e1f0180583a2af89db6a2ecd9e8dc40aa6d2988ca175bfd0e6d12ea72d74e",
+    "psutil==7.2.2 --hash=sha256:b0726cecd84f9474419d67252add4ac0cd9811b04d61123054b9fb6f57df6e9e",
+    "py-cpuinfo==9.0.0 --hash=sha256:859625bc251f64e21f077d099d4162689c762b5d6a4c3c97553d56241c9674d5",
+    "pybase64==1.5.1 --hash=sha256:caf5813e166a363fb971f0a3027a8a866135594115fbcbcdf2a2b7a4217a7338",
+    "pybind11==3.1.0 --hash=sha256:b8488090f8acffbcb6b5d6a85571a6827a0a2981ffb75e5a0b27b87c4a6b7dd0",
+    "pycountry==26.2.16 --hash=sha256:115c4baf7cceaa30f59a4694d79483c9167dbce7a9de4d3d571c5f3ea77c305a",
+    "pycparser==3.12 --hash=sha256:a076f3f489b39b43ed13563a1dafe42447445bec2e294154ec5c57fcdda4c85e",
+    "pydantic==2.14.4 --hash=sha256:653a2ad9f6d8858529c77c72717d0ea991d6c6837fe683246b2f4b2bbfc3fadc",
+    "pydantic-core==2.50.5 --hash=sha256:07a62d44515d674d750cfd86b7ce1dd93111be870f378d7c27b37aeb78d0cb4a",
+    "pydantic-extra-types==2.11.1 --hash=sha256:1722ea2bddae5628ace25f2aa685b69978ef533123e5638cfbddb999e0100ec1",
+    "pygments==2.21.0 --hash=sha256:2363c69b61c4a97c838da3b130dcd6468f4848992b21a82f2a63ec34377137d9",
+    "pyjwt==2.15.1 --hash=sha256:42d59d631f7768a1028a64c7ff581a9bf7519804daf91fc5b6c56e30eec5e193",
+    "pytest==9.2.0 --hash=sha256:07acdcf88ec174f907dc01af70bf52d49b014bbab03faeeade31c96b18c2e588",
+    "pytest-mock==3.17.0 --hash=sha256:1b82aa4b37137248bd687055e109723debeb07b489de1565297dc9589c5f2d6b",
+    "python-dateutil==4.0.0 --hash=sha256:a5e246f79eb80475e691bf93862cead98decd8a498cf53ba0516fcdc0f50dc1c",
+    "python-dotenv==1.2.4 --hash=sha256:42269a8a5b3fd54ffa6f3d84b18abed50064717576b4ecf03dc4a55d8aa04fdc",
+    "python-json-logger==4.2.0 --hash=sha256:158a52126fcd6869e09574d2b66272666f3dc8f468c62637ef9a1fa883719cb9",
+    "python-multipart==0.0.34 --hash=sha256:ebacd224bd686eee2f9aa1066a657affe07435a185834e05e5235e2e59173e91",
+    "pytz==2026.6 --hash=sha256:7fed3fee8fd6bd4a2b7b75a8d56021d0624127bf69bd5691f115db929ac570b3",
+    "pyyaml==6.0.4 --hash=sha256:45e37dd647db9d67b757444c74060c064ace5fdaa08f42bf4fda3812275d423e",
+    "pyzmq==27.3.0 --hash=sha256:ad8b828407caee77ff3ab0bdb2984ee8d48922328b226e8fda7c84a71a55dbb4",
+    "quart==0.22.0 --hash=sha256:bb659545f1a8a287a14df9434b9225a3d4738362a3ed170744d0e03bb9447b50",
+    "referencing==0.37.0 --hash=sha256:381329a9f99628c9069361716891d34ad94af76e461dcb0335825aecc7692231",
+    "regex==2026.11.19 --hash=sha256:70a2ad913b9a22342f8f66aa8d1cd484b4f1cf54ea360a15c5ccb17d35b06afd",
+    "requests==2.34.2 --hash=sha256:2a0d60c172f83ac6ab31e4554906c0f3b3588d37b5cb939b1c061f4907e278e0",
+    "rich==15.0.0 --hash=sha256:33bd4ef74232fb73fe9279a257718407f169c09b78a87ad3d296f548e27de0bb",
+    "rich-toolkit==0.20.6 --hash=sha256:465453ba6f94f99401f59f79fb562827ba5f6b4d4759015d40019f5c67750262",
+    "rignore==0.8.1 --hash=sha256:ac0a7cadcf6154dd60b2f101425644179b34c540a88b84089995c1745e8c623e",
+    "rpds-py==2026.9.1 --hash=sha256:2693b2728bbcc48d09a981a356954b0c47c53ff25b545856f28a889ea619f69a",
+    "safetensors==0.8.0 --hash=sha256:7a46e5ff292c356d6991e60942ba7f79817682d3a2cef0702136448cb9c4d235",
+    "scikit-learn==1.9.1 --hash=sha256:e4c20a6c017d820faa7ac8c783e3d0c6a9a2e297bf9f55332ca17cdf7fd4d04d",
+    "scipy==1.16.3 --hash=sha256:0553371015692a898e1aa858fed67a3576c34edefa6b7ebdb4e9dde49ce5c203",
+    "sentencepiece==0.2.3 --hash=sha256:a6b735a8027b998c163e540fdde66ac0bb95fc471f6f4165c8df35fb45385116",
+    "sentry-sdk==2.75.0 --hash=sha256:9a10e97de2cbd42ad7e4a6e02a0d5af19de9811eb02445077d41ba14c08e170c",
+    "setproctitle==1.3.8 --hash=sha256:f61345393548bc72844d837d62fcf63444b0f5dac418544beb6d4f628a1c5df3",
+    "shellingham==1.5.4 --hash=sha256:7ecfff8f2fd72616f7481040475a65b2bf8af90a56c89140852d1120324e8686",
+    "six==1.17.0 --hash=sha256:4721f391ed90541fddacab5acf947aa0d3dc7d27b2e1e8eda2be8970586c3274",
+    "sniffio==1.3.1 --hash=sha256:2f6da418d1f1e0fddd844478f41680e794e6051915791a034ff65e5f100525a2",
+    "sqlalchemy==2.1.9 --hash=sha256:43f06bc438916c29b1eb7b16b4041a4112fb6b88dd90489b48aff5126ecd2fcf",
+    "sse-starlette==3.7.1 --hash=sha256:c1bb3af0508c6c24cd4ab6257047654bbec01456a424bed36b36e8020cd7a37f",
+    "starlette==0.50.0 --hash=sha256:9e5391843ec9b6e472eed1365a78c8098cfceb7a74bfd4d6b1c0c0095efb3bca",
+    "supervisor==4.3.0 --hash=sha256:0bcb763fddafba410f35cbde226aa7f8514b9fb82eb05a0c85f6588d1c13f8db",
+    "threadpoolctl==3.8.0 --hash=sha256:f1b49c82704d50f13ffae019c727b0fa4f6791a58f48f06a09c45face1be66da",
+    "tiktoken==0.14.0 --hash=sha256:7db45b98e94adf4173a5cd7422b150999a7ee11ff847783a14f6e1b80cc38cb6",
+    "tokenizers==0.22.2 --hash=sha256:2249487018adec45d6e3554c71d46eb39fa8ea67156c640f7513eb26f318cec7",
+    "tqdm==4.70.1 --hash=sha256:c293e525e6fef9c20e8728fd4612df02a0aa31bb5fe91ecd93e123b1b7bffa73",
+    "truststore==0.10.5 --hash=sha256:9aaaedaefaf06d8b206278cf8b5012bc897f485a874503501e12d776df78951c",
+    "typer==0.29.2 --hash=sha256:f30731f8ca758368b836b3714872e58e395cef8fcaff918c853b1969ed5274e7",
+    "typing-inspection==0.4.5 --hash=sha256:bc210535442b39e1bf2805e0c7a17dfd6a4ace760c84c7f7d16245d23a6b1c39",
+    "tzdata==2026.6 --hash=sha256:0a10eec6e13ef16b627fabed9a5f2ba61a62b1c67f327305f4e7e412a70b4aec",
+    "urllib3==2.8.0 --hash=sha256:0cf3cae568d36aa9576b28dfb35f11328f1cb974ca7647d9475ebb86c75ac6e3",
+    "uvicorn==0.55.0 --hash=sha256:bee604c5af6e15fb0584913c632b222c09db1048c26fc05053203207c4b9e37d",
+    "uvloop==0.23.0 --hash=sha256:f7548ede3ee908cfabc0d068106e303a9a2d811af959cdf6ab85676344cedcda",
+    "watchfiles==1.3.0 --hash=sha256:4af9c464d410e8c44b58ddf1cbec7c3a02c1cb2c6c80df9c74659ba2fbda0ab5",
+    "websockets==17.4 --hash=sha256:51adfc30f467077293a6695d8149bcef501c0728386f3a491054f835dadb60b2",
+    "werkzeug==3.1.9 --hash=sha256:6392e50c78460ba618e5b21f08a71f59c99ce99cdc6cf6e3dd7e6ccca8754fab",
+    "wsproto==1.3.2 --hash=sha256:61eea322cdf56e8cc904bd3ad7573359a242ba65688716b0710a5eb12beab584",
+    "xgrammar==0.2.9 --hash=sha256:7f7c49a8805c2fcef0198764e2acf8f0544cf6a7dcdebbaaacd9ecb3b65c15e4",
+    "yarl==1.25.1 --hash=sha256:4d781294bb815ecb5ea57ff6bbf8038e0a31a95fdf3e1788f66e0dc100d64b58"
+   ],
+   "files": [
+    {"index": "https://pypi.org/simple", "name": "agent_detector-2.0.0-py3-none-any.whl", "project": "agent-detector", "sha256": "22c6a1c9c23894a12f55aea625f060b8d3330fba774de72d02d5442bb580417f", "url": "https://files.pythonhosted.org/packages/72/15/504337e302d070bd2ff2f39418bb17d2ad73c662c403a4f37cb4e5c5b237/agent_detector-2.0.0-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "aiofiles-25.1.0-py3-none-any.whl", "project": "aiofiles", "sha256": "abe311e527c862958650f9438e859c1fa7568a141b22abcd015e120e86a85695", "url": "https://files.pythonhosted.org/packages/bc/8a/340a1555ae33d7354dbca4faa54948d76d89a27ceef032c8c3bc661d003e/aiofiles-25.1.0-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "aiohappyeyeballs-2.7.1-py3-none-any.whl", "project": "aiohappyeyeballs", "sha256": "9243213661e29250eb41368e5daa826fc017156c3b8a11440826b2e3ed376472", "url": "https://files.pythonhosted.org/packages/71/43/1947f06babed6b3f1d7f38b0c767f52df66bfb2bc10b468c4a7de9eceff2/aiohappyeyeballs-2.7.1-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "aiohttp-3.14.5-cp312-cp312-manylinux2014_aarch64.manylinux_2_17_aarch64.manylinux_2_28_aarch64.whl", "project": "aiohttp", "sha256": "abfda5cb094a829f7bc25216a32f7db2e85cc65bd59910f8e7b40b3d9b224764", "url": "https://files.pythonhosted.org/packages/22/ff/c6615806c14aab34f82b9424ccde8ce6e417315fd57ce1c5b4d4747888e1/aiohttp-3.14.5-cp312-cp312-manylinux2014_aarch64.manylinux_2_17_aarch64.manylinux_2_28_aarch64.whl"},
+    {"index": "https://pypi.org/simple", "name": "aiosignal-1.4.0-py3-none-any.whl", "project": "aiosignal", "sha256": "053243f8b92b990551949e63930a839ff0cf0b0ebbe0597b0f3fb19e1a0fe82e", "url": "https://files.pythonhosted.org/packages/fb/76/641ae371508676492379f16e2fa48f4e2c11741bd63c48be4b12a6b09cba/aiosignal-1.4.0-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "annotated_doc-0.0.7-py3-none-any.whl", "project": "annotated-doc", "sha256": "6bc31bbbec6dfaaedc1676dbc11dbda96fe22a2b5c400e9ebad113fec44a9dc6", "url": "https://files.pythonhosted.org/packages/5e/b1/9530d6bee606979d54501adcc767d958a38929827f11a524b0d93429d2ad/annotated_doc-0.0.7-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "annotated_types-0.8.0-py3-none-any.whl", "project": "annotated-types", "sha256": "f072f4d804ea359e4eaf198b1af7a8b0943881a87f31bb764f8bf219bb9419e0", "url": "https://files.pythonhosted.org/packages/99/91/8acff4f5e50511b911bbccb72b8628a49c68ce14148cd9f6431094859a90/annotated_types-0.8.0-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "anthropic-2.16.0-py3-none-any.whl", "project": "anthropic", "sha256": "fda498e294f8e29cda37862d8cdfa9721dd8ac9489b1c6d5fefadcd6f01d3b33", "url": "https://files.pythonhosted.org/packages/aa/23/f8a12a7c3d6877618b87ec3e86c9dab6948deb67158e9e764507e2db264d/anthropic-2.16.0-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "anyio-4.16.0-py3-none-any.whl", "project": "anyio", "sha256": "c66ae634e0b8228396b801741beb3294326d4b6102f7bba4041c0dfb58c29026", "url": "https://files.pythonhosted.org/packages/a9/16/7757fb84c819accc7d7e9af5291b261e4abb8627ee040f99e7d35ef2457a/anyio-4.16.0-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "apache_tvm_ffi-0.1.15.post2-cp312-cp312-manylinux_2_24_aarch64.manylinux_2_28_aarch64.whl", "project": "apache-tvm-ffi", "sha256": "5c807217f134272d6e08ffdeeb9f1b2c1f366e096712b4e47b88ee9103f80113", "url": "https://files.pythonhosted.org/packages/60/e3/bd80e7c07573ea1423df4c7f527198bac7801bd8e0f962fc1c9530c95690/apache_tvm_ffi-0.1.15.post2-cp312-cp312-manylinux_2_24_aarch64.manylinux_2_28_aarch64.whl"},
+    {"index": "https://pypi.org/simple", "name": "arctic_inference-0.1.1.tar.gz", "project": "arctic-inference", "sha256": "36857e2fbe3ead34821a04be98dfab95086050c1e38199c8fdfe308234fdcf63", "url": "https://files.pythonhosted.org/packages/2a/d2/3bcebda042d08cfa0f35a2bbc6dd168d60fea60b6678824665c7a3665418/arctic_inference-0.1.1.tar.gz"},
+    {"index": "https://pypi.org/simple", "name": "astor-0.8.1-py2.py3-none-any.whl", "project": "astor", "sha256": "070a54e890cefb5b3739d19f30f5a5ec840ffc9c50ffa7d23cc9fc1a38ebbfc5", "url": "https://files.pythonhosted.org/packages/c3/88/97eef84f48fa04fbd6750e62dcceafba6c63c81b7ac1420856c8dcc0a3f9/astor-0.8.1-py2.py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "attrs-26.1.0-py3-none-any.whl", "project": "attrs", "sha256": "c647aa4a12dfbad9333ca4e71fe62ddc36f4e63b2d260a37a8b83d2f043ac309", "url": "https://files.pythonhosted.org/packages/64/b4/17d4b0b2a2dc85a6df63d1157e028ed19f90d4cd97c36717afef2bc2f395/attrs-26.1.0-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "blake3-1.0.11-cp312-cp312-manylinux_2_17_aarch64.manylinux2014_aarch64.whl", "project": "blake3", "sha256": "021bbad3b9a5bf7c1bcf6752e80a83a9b46e55bd2cf610c44c7f0c9cd7f989b8", "url": "https://files.pythonhosted.org/packages/44/1f/6ae6f6ee6c17968ab6de0bb7a2dc7e7740062b498ff43c96012ccdff4444/blake3-1.0.11-cp312-cp312-manylinux_2_17_aarch64.manylinux2014_aarch64.whl"},
+    {"index": "https://pypi.org/simple", "name": "blinker-1.9.0-py3-none-any.whl", "project": "blinker", "sha256": "ba0efaa9080b619ff2f3459d1d500c57bddea4a6b424b60a91141db6fd2f08bc", "url": "https://files.pythonhosted.org/packages/10/cb/f2ad4230dc2eb1a74edf38f1a38b9b52277f75bef262d8908e60d957e13c/blinker-1.9.0-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "cachetools-8.0.2-py3-none-any.whl", "project": "cachetools", "sha256": "502bf3c17c6e35d78ccdaa70da8c7001b28634541f5cde0dee33c93bb252277d", "url": "https://files.pythonhosted.org/packages/f6/35/0dca79b22cd3ad3fc4bfbd91ea85f259903e7ce5fe956647916df8f691f4/cachetools-8.0.2-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "cbor2-6.3.0-cp312-cp312-manylinux_2_28_aarch64.whl", "project": "cbor2", "sha256": "ddeafc6f7f61cca8f276c7e3d9b5631a14f70f476ca9d03d099fd70021721c7f", "url": "https://files.pythonhosted.org/packages/2a/58/be854c9ee7a22e342085bb08697d60ee141e9cc294bd2856cf1025e230fd/cbor2-6.3.0-cp312-cp312-manylinux_2_28_aarch64.whl"},
+    {"index": "https://pypi.org/simple", "name": "certifi-2026.10.19.post1-py3-none-any.whl", "project": "certifi", "sha256": "1324c476b4811eff41a8bc2122cd0bbd4d9c7234c725446d99ab1612b3a7fdd2", "url": "https://files.pythonhosted.org/packages/7a/3e/9ddb6d78c2ffd17604c05745f553614bfbecd2cc6741bbaa5181bc8b2496/certifi-2026.10.19.post1-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "cffi-2.1.1-cp312-cp312-manylinux2014_aarch64.manylinux_2_17_aarch64.whl", "project": "cffi", "sha256": "68e62fe11f30d5ca8289242866f0a5291402d8529ca2178ab8afc5c9694ae890", "url": "https://files.pythonhosted.org/packages/44/de/f98430906df1545ffde0d543dd124a7a439bc2cd32b36b9c53f805df7333/cffi-2.1.1-cp312-cp312-manylinux2014_aarch64.manylinux_2_17_aarch64.whl"},
+    {"index": "https://pypi.org/simple", "name": "charset_normalizer-3.5.3-cp312-cp312-manylinux2014_aarch64.manylinux_2_17_aarch64.manylinux_2_28_aarch64.whl", "project": "charset-normalizer", "sha256": "70f65dd0c2ed79ea2d9776096e9c7d25e398c2c03eb31877753598d201d91784", "url": "https://files.pythonhosted.org/packages/12/9b/2e28514323a452c444c0c0f27a6aae1d6d74a5b255e2cb6d09dbea3c06c5/charset_normalizer-3.5.3-cp312-cp312-manylinux2014_aarch64.manylinux_2_17_aarch64.manylinux_2_28_aarch64.whl"},
+    {"index": "https://pypi.org/simple", "name": "click-8.5.1-py3-none-any.whl", "project": "click", "sha256": "8bb5376d2006950386f8c6427613334a2acadc5f559cb80e638d00b4df957e37", "url": "https://files.pythonhosted.org/packages/31/7d/164b7ffc8624fe9efb4221bf9af485d5c1e41b9ae118045d2b6dc5457d8b/click-8.5.1-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "cloudpickle-3.1.3-py3-none-any.whl", "project": "cloudpickle", "sha256": "1654f4f18e416447210a63c5c25a135d65a292156aa5fa519dfa4baf7726dddb", "url": "https://files.pythonhosted.org/packages/a4/42/3b121b42b114919ffc6195a81c1c7065a465f62f46477fbdb87a07699e51/cloudpickle-3.1.3-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "compressed_tensors-0.17.0-py3-none-any.whl", "project": "compressed-tensors", "sha256": "4a1b89b508f7efb8ffb4eee8a6e69e0452d9b080cae130146025c64fbe9fa9aa", "url": "https://files.pythonhosted.org/packages/35/63/6edf0415b072fff0bf8b546074dea3f0f9b148e49b601ac98bdc60a76c68/compressed_tensors-0.17.0-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "cryptography-50.0.2-cp311-abi3-manylinux_2_34_aarch64.whl", "project": "cryptography", "sha256": "87e9ce85beb6b328ba370cc6e6aea483c92617b4c95b1d33a49297eb662bfb04", "url": "https://files.pythonhosted.org/packages/71/37/6202e488cc1eb625ea110c292c6bda92823176e023f427d8d5660ce8d632/cryptography-50.0.2-cp311-abi3-manylinux_2_34_aarch64.whl"},
+    {"index": "https://pypi.org/simple", "name": "decorator-5.3.1-py3-none-any.whl", "project": "decorator", "sha256": "f47fe6fdbd2edd623ecfe36875d37aba411624e2670dd395dddae1358689bb3c", "url": "https://files.pythonhosted.org/packages/05/7f/798705f5296a58ca505d600456748d1be48078eac8a7050d8a98bc9edb89/decorator-5.3.1-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "depyf-0.20.0-py3-none-any.whl", "project": "depyf", "sha256": "d31effad4261cebecb58955d832e448ace88f432328f95f82fd99c30fd9308d4", "url": "https://files.pythonhosted.org/packages/cf/65/4df6936130b56e1429114e663e7c1576cf845f3aef1b2dd200c0a5d19dba/depyf-0.20.0-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "detect_installer-0.2.1-py3-none-any.whl", "project": "detect-installer", "sha256": "87e2ce7d05cb108b178f8e45bb80d3d88c0cb4b397983345c18ad6562e02e620", "url": "https://files.pythonhosted.org/packages/61/fe/a245e1d579e7abf47208f7c1ce5684caa2cd956ede5ff646d66d0299d9e8/detect_installer-0.2.1-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "dill-0.4.1-py3-none-any.whl", "project": "dill", "sha256": "1e1ce33e978ae97fcfcff5638477032b801c46c7c65cf717f95fbc2248f79a9d", "url": "https://files.pythonhosted.org/packages/1e/77/dc8c558f7593132cf8fefec57c4f60c83b16941c574ac5f619abb3ae7933/dill-0.4.1-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "diskcache-5.6.3-py3-none-any.whl", "project": "diskcache", "sha256": "5e31b2d5fbad117cc363ebaf6b689474db18a1f6438bc82358b024abd4c2ca19", "url": "https://files.pythonhosted.org/packages/3f/27/4570e78fc0bf5ea0ca45eb1de3818a23787af9b390c0b0a0033a1b8236f9/diskcache-5.6.3-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "dnspython-2.9.2-py3-none-any.whl", "project": "dnspython", "sha256": "af15f7d385a6ae2fb35a796fde2138004c8c42c7389090e2addc83e3b3340fd8", "url": "https://files.pythonhosted.org/packages/1e/0c/5346358b3a20275d256978c35203ddc2c8617f78c1b23795b79ba22ced6d/dnspython-2.9.2-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "docstring_parser-0.18.0-py3-none-any.whl", "project": "docstring-parser", "sha256": "b3fcbed555c47d8479be0796ef7e19c2670d428d72e96da63f3a40122860374b", "url": "https://files.pythonhosted.org/packages/a7/5f/ed01f9a3cdffbd5a008556fc7b2a08ddb1cc6ace7effa7340604b1d16699/docstring_parser-0.18.0-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "einops-0.8.2-py3-none-any.whl", "project": "einops", "sha256": "54058201ac7087911181bfec4af6091bb59380360f069276601256a76af08193", "url": "https://files.pythonhosted.org/packages/2a/09/f8d8f8f31e4483c10a906437b4ce31bdf3d6d417b73fe33f1a8b59e34228/einops-0.8.2-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "email_validator-2.4.0-py3-none-any.whl", "project": "email-validator", "sha256": "4454e41c4e1c6b6caee34a1dc71d5e736791562be8fd179b02e298f796522684", "url": "https://files.pythonhosted.org/packages/b8/8b/99e715c59560afa0bf68f21ed16eec794d94293945f57934b70c5255d741/email_validator-2.4.0-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "fastapi-0.123.10-py3-none-any.whl", "project": "fastapi", "sha256": "0503b7b7bc71bc98f7c90c9117d21fdf6147c0d74703011b87936becc86985c1", "url": "https://files.pythonhosted.org/packages/d7/f0/7cb92c4a720def85240fd63fbbcf147ce19e7a731c8e1032376bb5a486ac/fastapi-0.123.10-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "fastapi_cli-0.0.34-py3-none-any.whl", "project": "fastapi-cli", "sha256": "4a1185b66308c7543e98957426a8ecd205d58853514cb9a68c78066f2e6e467b", "url": "https://files.pythonhosted.org/packages/c3/3a/55c60f574ee03db3b11a21ea42f4f784e36163c22b2800eebc725f23f028/fastapi_cli-0.0.34-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "fastapi_cloud_cli-0.28.0-py3-none-any.whl", "project": "fastapi-cloud-cli", "sha256": "e1409bc42017a86f8092fdf1dd64ead129698936cfeb151a6c3e023f611fd620", "url": "https://files.pythonhosted.org/packages/17/0c/d1f01df6de9c3b6647aaf0042d3ab5d02a577858adaff775c6e26add15e4/fastapi_cloud_cli-0.28.0-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "fastar-0.12.0-cp312-cp312-manylinux_2_17_aarch64.manylinux2014_aarch64.whl", "project": "fastar", "sha256": "76115050e8f076fb96f1aa7662dc502b5232d21b610aec08035957a93a830cb1", "url": "https://files.pythonhosted.org/packages/2f/c8/0cbb9f59d598ff312f3781f8e2cc69101c2a843427c965df8dfe43436d51/fastar-0.12.0-cp312-cp312-manylinux_2_17_aarch64.manylinux2014_aarch64.whl"},
+    {"index": "https://pypi.org/simple", "name": "flask-3.1.3-py3-none-any.whl", "project": "flask", "sha256": "f4bcbefc124291925f1a26446da31a5178f9483862233b23c0c96a20701f670c", "url": "https://files.pythonhosted.org/packages/7f/9c/34f6962f9b9e9c71f6e5ed806e0d0ff03c9d1b0b2340088a0cf4bce09b18/flask-3.1.3-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "frozenlist-1.8.0-cp312-cp312-manylinux2014_aarch64.manylinux_2_17_aarch64.manylinux_2_28_aarch64.whl", "project": "frozenlist", "sha256": "96f423a119f4777a4a056b66ce11527366a8bb92f54e541ade21f2374433f6d4", "url": "https://files.pythonhosted.org/packages/8f/83/f61505a05109ef3293dfb1ff594d13d64a2324ac3482be2cedc2be818256/frozenlist-1.8.0-cp312-cp312-manylinux2014_aarch64.manylinux_2_17_aarch64.manylinux_2_28_aarch64.whl"},
+    {"index": "https://pypi.org/simple", "name": "gguf-0.19.0-py3-none-any.whl", "project": "gguf", "sha256": "70bcd10edfe697fb2dad6e40af2234b9d8ece9a41a99761405121ebda1c3c1cd", "url": "https://files.pythonhosted.org/packages/b3/bb/d71d6da82763528c2c2ed6b59a9d6142c6595545a4c448e2085d155e88c2/gguf-0.19.0-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "googleapis_common_protos-1.76.0-py3-none-any.whl", "project": "googleapis-common-protos", "sha256": "59e13344a9f3651aa201a03e2bee815a3bf43a4baf1f9ff8a9b62a840ce25fac", "url": "https://files.pythonhosted.org/packages/05/6d/78dc67a9e779e594b49bf62604034d3a6aa428a55afc729cafda4b7333e1/googleapis_common_protos-1.76.0-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "gpytorch-1.15.2-py3-none-any.whl", "project": "gpytorch", "sha256": "2112fdc7c0c0bf56a7f2444663cfc80fdfc3e19724399d6303a83d8efdd71e9e", "url": "https://files.pythonhosted.org/packages/b6/70/c419a361b09ccb618b5165daa919003ccdd9c148356f7ff71a710db6bcf0/gpytorch-1.15.2-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "grpcio-1.85.3-cp312-cp312-manylinux2014_aarch64.manylinux_2_17_aarch64.whl", "project": "grpcio", "sha256": "258c579112434464d24dd5f8f73bf4b220a9c88219bef4d6f56410b5363a0a81", "url": "https://files.pythonhosted.org/packages/cc/5a/ae4c57adacc44900038f6ba68f2676916894badfa37dbcad3eede85bff50/grpcio-1.85.3-cp312-cp312-manylinux2014_aarch64.manylinux_2_17_aarch64.whl"},
+    {"index": "https://pypi.org/simple", "name": "h11-0.16.0-py3-none-any.whl", "project": "h11", "sha256": "63cf8bbe7522de3bf65932fda1d9c2772064ffb3dae62d55932da54b31cb6c86", "url": "https://files.pythonhosted.org/packages/04/4b/29cac41a4d98d144bf5f6d33995617b185d14b22401f75ca86f384e87ff1/h11-0.16.0-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "h2-4.4.1-py3-none-any.whl", "project": "h2", "sha256": "0e25f1462b23c9cb82d9eb02e28bc706dac2a68cb457c6a0d74d63c8a2a5d0e6", "url": "https://files.pythonhosted.org/packages/7e/22/e85faf23bd72a92d1921e37d674ca56eb298a3c8be31fdecef0ff2b3aaac/h2-4.4.1-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "hf_xet-1.8.0-cp38-abi3-manylinux_2_28_aarch64.whl", "project": "hf-xet", "sha256": "8800e3444770f2c630b361bc6d5c6ebb770b7830646cf632fbb79d0e5bbc9e7f", "url": "https://files.pythonhosted.org/packages/35/c4/127a1548df019ea4c80f06e685f263e146075143335a02e78a3c41dbc4eb/hf_xet-1.8.0-cp38-abi3-manylinux_2_28_aarch64.whl"},
+    {"index": "https://pypi.org/simple", "name": "hpack-4.2.0-py3-none-any.whl", "project": "hpack", "sha256": "858ac0b02280fa582b5080d68db0899c62a80375e0e5413a74970c5e518b6986", "url": "https://files.pythonhosted.org/packages/71/b4/4a9fcfb2aef6ba44d9073ecd301443aa00b3dac95de5619f2a7de7ec8a91/hpack-4.2.0-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "httpcore-1.0.9-py3-none-any.whl", "project": "httpcore", "sha256": "2d400746a40668fc9dec9810239072b40b4484b640a8c38fd654a024c7a1bf55", "url": "https://files.pythonhosted.org/packages/7e/f5/f66802a942d491edb555dd61e3a9961140fd64c90bce1eafd741609d334d/httpcore-1.0.9-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "httpcore2-2.16.2-py3-none-any.whl", "project": "httpcore2", "sha256": "16051ae2a42f776007543f32de9349a317b23d2cbb4e1456b4bac0e88b87419a", "url": "https://files.pythonhosted.org/packages/2a/e8/009c347feac27f8960605aa98d55ed263b5870dd4fd80b82fd1d00d5716c/httpcore2-2.16.2-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "httptools-0.9.0-cp312-cp312-manylinux2014_aarch64.manylinux_2_17_aarch64.manylinux_2_28_aarch64.whl", "project": "httptools", "sha256": "58a1b0ec4cbb930e69669f9771715b2c7898d3cdf064d9811f7a66afef96b544", "url": "https://files.pythonhosted.org/packages/95/4c/3ecc59c99c28652d8d08d9b5be65770a14d2cadc616dad94224cee2b0e7e/httptools-0.9.0-cp312-cp312-manylinux2014_aarch64.manylinux_2_17_aarch64.manylinux_2_28_aarch64.whl"},
+    {"index": "https://pypi.org/simple", "name": "httpx-0.29.0-py3-none-any.whl", "project": "httpx", "sha256": "6734dcf742ced6e8018e45d3f9f7728975b6b3e1085a24f3e2c056069d858bd1", "url": "https://files.pythonhosted.org/packages/82/c6/dddba524648da23345e446e6413530474e19e44122dba752d34ae7c4ae57/httpx-0.29.0-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "httpx2-2.16.2-py3-none-any.whl", "project": "httpx2", "sha256": "f05c13aade4c45dbf1c9060647a1058f0acad62398fad96e741269edb33d46f5", "url": "https://files.pythonhosted.org/packages/77/de/8c4306a3d6aa2495111986addf33a9e561eff4c47552e4c4b9251160d0ad/httpx2-2.16.2-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "huggingface_hub-1.33.0-py3-none-any.whl", "project": "huggingface-hub", "sha256": "04e434b06e100eddbce9a6e817d72693a7884b10a79bd67ab48080d5c07eb899", "url": "https://files.pythonhosted.org/packages/fc/16/963096d224b80909432dc16561a615fd33d2d13beef3ce4c63fa25e40867/huggingface_hub-1.33.0-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "hypercorn-0.18.0-py3-none-any.whl", "project": "hypercorn", "sha256": "225e268f2c1c2f28f6d8f6db8f40cb8c992963610c5725e13ccfcddccb24b1cd", "url": "https://files.pythonhosted.org/packages/93/35/850277d1b17b206bd10874c8a9a3f52e059452fb49bb0d22cbb908f6038b/hypercorn-0.18.0-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "hyperframe-6.1.0-py3-none-any.whl", "project": "hyperframe", "sha256": "b03380493a519fce58ea5af42e4a42317bf9bd425596f7a0835ffce80f1a42e5", "url": "https://files.pythonhosted.org/packages/48/30/47d0bf6072f7252e6521f3447ccfa40b421b6824517f82854703d0f5a98b/hyperframe-6.1.0-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "idna-3.20-py3-none-any.whl", "project": "idna", "sha256": "ab7ae7122974553370f0bdb919e1a960b2cd1bc1ef0276416d896db81c14582c", "url": "https://files.pythonhosted.org/packages/58/a2/bb081bab032533a855d44de1d56f8e8426114ff1ba5d1f07a438a0a654f8/idna-3.20-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "ijson-3.6.0-cp312-cp312-manylinux2014_aarch64.manylinux_2_17_aarch64.manylinux_2_28_aarch64.whl", "project": "ijson", "sha256": "1e592cd601f91424428e7cbce11f7ab0d5430253a81e60f8a69981fb1136c77c", "url": "https://files.pythonhosted.org/packages/6b/20/d0da64fe537fb1aba9c7b09381f8155ce8ddfbd30cff1a5ee47757e0217f/ijson-3.6.0-cp312-cp312-manylinux2014_aarch64.manylinux_2_17_aarch64.manylinux_2_28_aarch64.whl"},
+    {"index": "https://pypi.org/simple", "name": "iniconfig-2.3.1-py3-none-any.whl", "project": "iniconfig", "sha256": "9121e2c1fdb355232495be3194c8dfe87ccc2d5dee45947b78e68f499790d7a7", "url": "https://files.pythonhosted.org/packages/56/43/4ca9e49d27a1fcf6bece6f6aec0ea46bb9112489b93d4b688fb415457bdb/iniconfig-2.3.1-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "interegular-0.3.3-py37-none-any.whl", "project": "interegular", "sha256": "b0c07007d48c89d6d19f7204972d369b2a77222722e126b6aa63aa721dc3b19c", "url": "https://files.pythonhosted.org/packages/c4/01/72d6472f80651673716d1deda2a5bbb633e563ecf94f4479da5519d69d25/interegular-0.3.3-py37-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "itsdangerous-2.2.0-py3-none-any.whl", "project": "itsdangerous", "sha256": "c6242fc49e35958c8b15141343aa660db5fc54d4f13a1db01a3f5891b98700ef", "url": "https://files.pythonhosted.org/packages/04/96/92447566d16df59b2a776c0fb82dbc4d9e07cd95062562af01e408583fc4/itsdangerous-2.2.0-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "jiter-0.19.0-cp312-cp312-manylinux2014_aarch64.manylinux_2_17_aarch64.whl", "project": "jiter", "sha256": "fcce75459e06cf811395581f6d256e2535d165ec4d223b809115a59b4ea6f398", "url": "https://files.pythonhosted.org/packages/b1/a8/9c0e83f11fd067d1973e8f801e78d0c2ea1186aef7cd6bf9e7c847c16836/jiter-0.19.0-cp312-cp312-manylinux2014_aarch64.manylinux_2_17_aarch64.whl"},
+    {"index": "https://pypi.org/simple", "name": "jmespath-1.1.0-py3-none-any.whl", "project": "jmespath", "sha256": "a5663118de4908c91729bea0acadca56526eb2698e83de10cd116ae0f4e97c64", "url": "https://files.pythonhosted.org/packages/14/2f/967ba146e6d58cf6a652da73885f52fc68001525b4197effc174321d70b4/jmespath-1.1.0-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "joblib-1.6.0-py3-none-any.whl", "project": "joblib", "sha256": "3dbbf9f6e4b592a2357b854608e980fe6390d131d7a82f011a377ef2ebef7aba", "url": "https://files.pythonhosted.org/packages/18/53/84099323c2ec4be98d935f63c033ac4151ee83836ca1050ede3b3aadf155/joblib-1.6.0-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "jsonschema-4.26.0-py3-none-any.whl", "project": "jsonschema", "sha256": "d489f15263b8d200f8387e64b4c3a75f06629559fb73deb8fdfb525f2dab50ce", "url": "https://files.pythonhosted.org/packages/69/90/f63fb5873511e014207a475e2bb4e8b2e570d655b00ac19a9a0ca0a385ee/jsonschema-4.26.0-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "jsonschema_specifications-2025.9.1-py3-none-any.whl", "project": "jsonschema-specifications", "sha256": "98802fee3a11ee76ecaca44429fda8a41bff98b00a0f2838151b113f210cc6fe", "url": "https://files.pythonhosted.org/packages/41/45/1a4ed80516f02155c51f51e8cedb3c1902296743db0bbc66608a0db2814f/jsonschema_specifications-2025.9.1-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "lark-1.2.2-py3-none-any.whl", "project": "lark", "sha256": "c2276486b02f0f1b90be155f2c8ba4a8e194d42775786db622faccd652d8e80c", "url": "https://files.pythonhosted.org/packages/2d/00/d90b10b962b4277f5e64a78b6609968859ff86889f5b898c1a778c06ec00/lark-1.2.2-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "linear_operator-0.6.1-py3-none-any.whl", "project": "linear-operator", "sha256": "a5981c1fcda08df3a210dffb6e8019b4751f4afaf3ffc822c24eaaf56b11eed9", "url": "https://files.pythonhosted.org/packages/e6/34/ee74708a93704baca5c1ef439817c4cb649f73382c518380ccc5ab335603/linear_operator-0.6.1-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "llguidance-1.7.6-cp39-abi3-manylinux_2_31_aarch64.whl", "project": "llguidance", "sha256": "e70fa25ed550c2b50c2fd70baa9e2808b4ecb859d01e453bd5459aff62ba38c3", "url": "https://files.pythonhosted.org/packages/51/b9/dc76d7716e04dc7b3427cae52eaa32bd20771382d4d1dd9f4538a9dd2086/llguidance-1.7.6-cp39-abi3-manylinux_2_31_aarch64.whl"},
+    {"index": "https://pypi.org/simple", "name": "llvmlite-0.50.0-cp312-cp312-manylinux_2_27_aarch64.manylinux_2_28_aarch64.whl", "project": "llvmlite", "sha256": "6e8df54380110ea5e9127386e739d2b0829cc6dfa4a24a9195226336c91b06d5", "url": "https://files.pythonhosted.org/packages/7a/c4/e86f30b2b09c310c02ffdd8afd00f7e127d365131d163c926c98fc3ece22/llvmlite-0.50.0-cp312-cp312-manylinux_2_27_aarch64.manylinux_2_28_aarch64.whl"},
+    {"index": "https://pypi.org/simple", "name": "lm_format_enforcer-0.11.3-py3-none-any.whl", "project": "lm-format-enforcer", "sha256": "cf586350875def1ae7a8fba84fcbbfc8371424b6c9d05c1fcba70aa233fbf06f", "url": "https://files.pythonhosted.org/packages/a0/ef/11292bb0b85cf4c93447cab5a29f64576ed14d3ab4280e35ddd23486594a/lm_format_enforcer-0.11.3-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "loguru-0.7.3-py3-none-any.whl", "project": "loguru", "sha256": "31a33c10c8e1e10422bfd431aeb5d351c7cf7fa671e3c4df004162264b28220c", "url": "https://files.pythonhosted.org/packages/0c/29/0348de65b8cc732daa3e33e67806420b2ae89bdce2b04af740289c5c6c8c/loguru-0.7.3-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "markdown_it_py-4.3.0-py3-none-any.whl", "project": "markdown-it-py", "sha256": "7aa1511a46c39138de78d9eba92ce47e63124d8003fc98b3a351909e04239efa", "url": "https://files.pythonhosted.org/packages/c9/31/5f0ac2f1a1c67423c995c731a11cd4ad05d081a2be969d74f868bdb9cc70/markdown_it_py-4.3.0-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "mcp-2.3.0-py3-none-any.whl", "project": "mcp", "sha256": "dd0c44c089d16453e8ae31a3877a0054d7a2314caaa81f5e0541b9b1734b2377", "url": "https://files.pythonhosted.org/packages/20/d7/4a2878f128df729db3ca04e71bfce26405cc2e0c9ebe19c592feeb4c61b9/mcp-2.3.0-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "mcp_types-2.3.0-py3-none-any.whl", "project": "mcp-types", "sha256": "968efdbdaedfab06adae40d378a34395f1090c5921d4be3c9cde283aaf76d91d", "url": "https://files.pythonhosted.org/packages/ce/48/32583066b155bb5d4507e7887dc88ee23118cc4de8e2a12870c49719e2a8/mcp_types-2.3.0-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "mdurl-0.1.2-py3-none-any.whl", "project": "mdurl", "sha256": "84008a41e51615a49fc9966191ff91509e3c40b939176e643fd50a5c2196b8f8", "url": "https://files.pythonhosted.org/packages/b3/38/89ba8ad64ae25be8de66a6d463314cf1eb366222074cfda9ee839c56a4b4/mdurl-0.1.2-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "memcache_hybrid-1.2.0-cp312-cp312-manylinux_2_26_aarch64.manylinux_2_28_aarch64.whl", "project": "memcache-hybrid", "sha256": "b019a74c46c7cf3307276e50664725de8725daa0672bbb2715e6eaa76daacc39", "url": "https://files.pythonhosted.org/packages/a3/3f/f3276b57a648a4112f2e131816ded5a070ad563c5b10671877a158b76928/memcache_hybrid-1.2.0-cp312-cp312-manylinux_2_26_aarch64.manylinux_2_28_aarch64.whl"},
+    {"index": "https://pypi.org/simple", "name": "memfabric_hybrid-1.2.0-cp312-cp312-manylinux_2_26_aarch64.manylinux_2_28_aarch64.whl", "project": "memfabric-hybrid", "sha256": "ccd24776cb6d11e9ac60df31aa80b7838b593b2627e399754b259ec12e7325db", "url": "https://files.pythonhosted.org/packages/bf/e2/5cd800e38597ada3c4b81ecee7ee1598b4f934dbe0f3223cb7026f3fdacf/memfabric_hybrid-1.2.0-cp312-cp312-manylinux_2_26_aarch64.manylinux_2_28_aarch64.whl"},
+    {"index": "https://pypi.org/simple", "name": "mistral_common-1.13.1-py3-none-any.whl", "project": "mistral-common", "sha256": "98b4d0755b8d90bf4691fa8f1b70cb3b4a8cd4dc1653c4ed08ef3d1c7d2c29af", "url": "https://files.pythonhosted.org/packages/e5/9c/58411e76b2bdd31a012a756dd0d13a624669cdd728e8966d709113d0d437/mistral_common-1.13.1-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "model_hosting_container_standards-0.1.16-py3-none-any.whl", "project": "model-hosting-container-standards", "sha256": "47f4f65713120bc3a69feb022981a38db9e557aedf88dbd72077f20588caa12b", "url": "https://files.pythonhosted.org/packages/07/ef/6eabeb251d2a0598cb5f9a274159e05ae07a1e3fe6a1473bf6035793252a/model_hosting_container_standards-0.1.16-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "msgpack-1.2.4-cp312-cp312-manylinux2014_aarch64.manylinux_2_17_aarch64.manylinux_2_28_aarch64.whl", "project": "msgpack", "sha256": "9ca1e78106675f2aed07dc37b842ce19be70010ab22c5c5c04688f0840d48539", "url": "https://files.pythonhosted.org/packages/cf/8e/272a384f2a001cfced1baab0a8abdd912d6281432670f4609d1aab718d7b/msgpack-1.2.4-cp312-cp312-manylinux2014_aarch64.manylinux_2_17_aarch64.manylinux_2_28_aarch64.whl"},
+    {"index": "https://pypi.org/simple", "name": "msgspec-0.23.0-cp312-cp312-manylinux2014_aarch64.manylinux_2_17_aarch64.manylinux_2_28_aarch64.whl", "project": "msgspec", "sha256": "000abdb9da8b56f53ec2980ed182f00765df4ab07a093785fe9ce5273aa8d4d6", "url": "https://files.pythonhosted.org/packages/7c/51/5389b9be05ce3cf139743ba1d10af3a7bae4917bfcb40a2bae90a0a23b57/msgspec-0.23.0-cp312-cp312-manylinux2014_aarch64.manylinux_2_17_aarch64.manylinux_2_28_aarch64.whl"},
+    {"index": "https://pypi.org/simple", "name": "multidict-7.2.1-cp312-cp312-manylinux2014_aarch64.manylinux_2_17_aarch64.manylinux_2_28_aarch64.whl", "project": "multidict", "sha256": "fa0ecd064b0ae18d235283abb5adbc4e07304dba8f2aa7c0d61f28bebcc70d4c", "url": "https://files.pythonhosted.org/packages/72/13/c081a1af93258029471636ea1c741141ece10f1045578a5f73ba99b694a0/multidict-7.2.1-cp312-cp312-manylinux2014_aarch64.manylinux_2_17_aarch64.manylinux_2_28_aarch64.whl"},
+    {"index": "https://pypi.org/simple", "name": "narwhals-2.29.0-py3-none-any.whl", "project": "narwhals", "sha256": "1c69b3dc30240f6e848c5a673cafc86affa44184ecce721e25b7194663ad10dc", "url": "https://files.pythonhosted.org/packages/9e/2b/20b4b463c3795dc390db8fa6ec2b5c3e0aea90a760f813305da4c33dd814/narwhals-2.29.0-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "numba-0.68.1-cp312-cp312-manylinux_2_27_aarch64.manylinux_2_28_aarch64.whl", "project": "numba", "sha256": "fc764aa37deab88718de20151af0f53aa72d1c5cb3b54c6eb648473323f80a5c", "url": "https://files.pythonhosted.org/packages/a5/4c/64fb7fe88e040e85a16e2c2924d36c0289529403de11e017e65d707d786c/numba-0.68.1-cp312-cp312-manylinux_2_27_aarch64.manylinux_2_28_aarch64.whl"},
+    {"index": "https://pypi.org/simple", "name": "openai-3.57.0-py3-none-any.whl", "project": "openai", "sha256": "f97bc74024c06ced8428b56c4a3594066709d3082779bf9d0b4b6092fbf587a8", "url": "https://files.pythonhosted.org/packages/e0/40/0475208a470f90a1d3e94b41382678b44f311c2ea2a317228531e2193567/openai-3.57.0-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "openai_harmony-0.0.8-cp38-abi3-manylinux_2_17_aarch64.manylinux2014_aarch64.whl", "project": "openai-harmony", "sha256": "e4f709815924ec325b9a890e6ab2bbb0ceec8e319a4e257328eb752cf36b2efc", "url": "https://files.pythonhosted.org/packages/d3/d2/ce6953ca87db9cae3e775024184da7d1c5cb88cead19a2d75b42f00a959c/openai_harmony-0.0.8-cp38-abi3-manylinux_2_17_aarch64.manylinux2014_aarch64.whl"},
+    {"index": "https://pypi.org/simple", "name": "opencv_python_headless-5.1.0.95-cp37-abi3-manylinux_2_28_aarch64.whl", "project": "opencv-python-headless", "sha256": "11d9753e15b8b3c56e6aa765139f722ca19ff26016d43bc81035f5d122731a81", "url": "https://files.pythonhosted.org/packages/26/db/73313673e5c07eb4023c929022e6ef5f7cfd7885f7ea14019b1e1f74540a/opencv_python_headless-5.1.0.95-cp37-abi3-manylinux_2_28_aarch64.whl"},
+    {"index": "https://pypi.org/simple", "name": "opentelemetry_api-1.45.2-py3-none-any.whl", "project": "opentelemetry-api", "sha256": "2cbd737377e710ee740d261c94e93fa0f08e6d037c18f17513cc0a2d94479a34", "url": "https://files.pythonhosted.org/packages/a9/2d/610db864d7513158cebb8f36cc88e67e73bd6c7aa1905ef18d89e1281c81/opentelemetry_api-1.45.2-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "opentelemetry_exporter_http_transport-0.66b2-py3-none-any.whl", "project": "opentelemetry-exporter-http-transport", "sha256": "fd5f5b490c099acda1cd7b909d5e8981436bf18cc8c6098d302d114c271720e9", "url": "https://files.pythonhosted.org/packages/a1/b2/c622a101f31c0e6670b82f4264c4e77c161bce415bc6fc158fda0b82e218/opentelemetry_exporter_http_transport-0.66b2-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "opentelemetry_exporter_otlp-1.45.2-py3-none-any.whl", "project": "opentelemetry-exporter-otlp", "sha256": "52c8b9f268289c92c08b3a97f48c63d6e5c037f25ca1f6f29ef162fb78974afc", "url": "https://files.pythonhosted.org/packages/19/27/fcc3b725ddbfa274fbf6098c9583032557671d35aa8d5e08d7e7277fb126/opentelemetry_exporter_otlp-1.45.2-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "opentelemetry_exporter_otlp_common-0.66b2-py3-none-any.whl", "project": "opentelemetry-exporter-otlp-common", "sha256": "ace86efb75489f925f1ef809856ae5f0c7db534e4afdc624530222228b1236a5", "url": "https://files.pythonhosted.org/packages/a8/47/b3049e30b339c82e3c7ec1fc692185a5d5a3ba65a94c570bb39b2c0b8424/opentelemetry_exporter_otlp_common-0.66b2-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "opentelemetry_exporter_otlp_proto_common-1.45.2-py3-none-any.whl", "project": "opentelemetry-exporter-otlp-proto-common", "sha256": "af483b24217028892f017096731b794b196b785025d2e6808874720fd0b05a80", "url": "https://files.pythonhosted.org/packages/e6/d6/0f30d38120a949aef70528f845bf539f80df62abb4b8e62fdf69c2b6df5a/opentelemetry_exporter_otlp_proto_common-1.45.2-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "opentelemetry_exporter_otlp_proto_grpc-1.45.2-py3-none-any.whl", "project": "opentelemetry-exporter-otlp-proto-grpc", "sha256": "8a48d60835e90536846bd82de487bfbd81bccb5a1b3d0fb82edeea17db07395c", "url": "https://files.pythonhosted.org/packages/e8/48/14301cac3d106e795eef7e89e191489f086b4e5ad26e47c9635a198e95f4/opentelemetry_exporter_otlp_proto_grpc-1.45.2-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "opentelemetry_exporter_otlp_proto_http-1.45.2-py3-none-any.whl", "project": "opentelemetry-exporter-otlp-proto-http", "sha256": "6e4d025138829d0ee57946930c2ccad6491ad4d92a958e9c7eea69278fe60cfc", "url": "https://files.pythonhosted.org/packages/32/65/f64d7d2450217e2989714e1dee15e19bf79a77a313387abac0cac77bc10e/opentelemetry_exporter_otlp_proto_http-1.45.2-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "opentelemetry_proto-1.45.2-py3-none-any.whl", "project": "opentelemetry-proto", "sha256": "03a7ca1b43f89fd5b965d5975902bb2515c0c86e2428b456836e9a6149c6235a", "url": "https://files.pythonhosted.org/packages/7e/0d/a0b8f2b9efe2ec1abdf639d3696db9b1563ebeb11d91aac08ba7341e9122/opentelemetry_proto-1.45.2-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "opentelemetry_sdk-1.45.2-py3-none-any.whl", "project": "opentelemetry-sdk", "sha256": "ff974ea70ee4f1d51e2ec152db37c2b626c7bf82bb3f7d86114fd8704e7199c6", "url": "https://files.pythonhosted.org/packages/9f/a5/9a3b793ef48245f2336a16beb2324c2397dbb3f987cd68942f77cca06156/opentelemetry_sdk-1.45.2-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "opentelemetry_semantic_conventions-0.66b2-py3-none-any.whl", "project": "opentelemetry-semantic-conventions", "sha256": "4cbe61e5f9275d57ab31708446e7938ef4291ebbe6a7fca6f7a629c5acae87d8", "url": "https://files.pythonhosted.org/packages/67/bd/6bf33ed31521c565931c037e9e81bac47c1acb000e850c6e24220e2a0c00/opentelemetry_semantic_conventions-0.66b2-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "opentelemetry_semantic_conventions_ai-0.5.1-py3-none-any.whl", "project": "opentelemetry-semantic-conventions-ai", "sha256": "25aeb22bd261543b4898a73824026d96770e5351209c7d07a0b1314762b1f6e4", "url": "https://files.pythonhosted.org/packages/55/22/41fb05f1dc5fda2c468e05a41814c20859016c85117b66c8a257cae814f6/opentelemetry_semantic_conventions_ai-0.5.1-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "outlines_core-0.2.14-cp312-cp312-manylinux_2_28_aarch64.whl", "project": "outlines-core", "sha256": "1de34681c7e0e7e1551fc9036e4fa3c57986336c905a10536591ceb6d869c258", "url": "https://files.pythonhosted.org/packages/b2/a7/a77f746272504bac3f628047d56ea1731b61549a3e1d9bbfd226f2968246/outlines_core-0.2.14-cp312-cp312-manylinux_2_28_aarch64.whl"},
+    {"index": "https://pypi.org/simple", "name": "pandas-2.3.3-cp312-cp312-manylinux_2_24_aarch64.manylinux_2_28_aarch64.whl", "project": "pandas", "sha256": "ecaf1e12bdc03c86ad4a7ea848d66c685cb6851d807a26aa245ca3d2017a1908", "url": "https://files.pythonhosted.org/packages/57/56/cf2dbe1a3f5271370669475ead12ce77c61726ffd19a35546e31aa8edf4e/pandas-2.3.3-cp312-cp312-manylinux_2_24_aarch64.manylinux_2_28_aarch64.whl"},
+    {"index": "https://pypi.org/simple", "name": "pandas_stubs-3.1.0.261029-py3-none-any.whl", "project": "pandas-stubs", "sha256": "70f631f2d0781c4500b1cd5f84cab7d7279a3d114674d69655536a4a99a3a67f", "url": "https://files.pythonhosted.org/packages/c0/2c/ecbc04b2a8d05d737351a54398f843223cb66edf42ec5c0fcc6198f17d3a/pandas_stubs-3.1.0.261029-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "partial_json_parser-0.2.1.1.post7-py3-none-any.whl", "project": "partial-json-parser", "sha256": "145119e5eabcf80cbb13844a6b50a85c68bf99d376f8ed771e2a3c3b03e653ae", "url": "https://files.pythonhosted.org/packages/42/32/658973117bf0fd82a24abbfb94fe73a5e86216e49342985e10acce54775a/partial_json_parser-0.2.1.1.post7-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "pip-26.3-py3-none-any.whl", "project": "pip", "sha256": "f3b60b20ffaadd4415ed7957212a38ac63fa4c5fa375bd0f4a797777940fad13", "url": "https://files.pythonhosted.org/packages/07/25/ee8c38ae72d66b844ce8eb9711ba905dba21ca1a8a0c960057c41cd23337/pip-26.3-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "pluggy-1.7.0-py3-none-any.whl", "project": "pluggy", "sha256": "7dd7b0d8832ba3cb632c306926ded123429211b83641b35dc5c41ad2d34f9bec", "url": "https://files.pythonhosted.org/packages/40/9e/2b38731e0fc536806f16490e1a12d7f0dc2a1235aa8cc07bcc75416a7daa/pluggy-1.7.0-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "priority-2.0.0-py3-none-any.whl", "project": "priority", "sha256": "6f8eefce5f3ad59baf2c080a664037bb4725cd0a790d53d59ab4059288faf6aa", "url": "https://files.pythonhosted.org/packages/5e/5f/82c8074f7e84978129347c2c6ec8b6c59f3584ff1a20bc3c940a3e061790/priority-2.0.0-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "prometheus_client-0.26.0-py3-none-any.whl", "project": "prometheus-client", "sha256": "fa93d06737aa02bacd05794768508bb97d2fbee28cb3bca04eaae92f0ca953d6", "url": "https://files.pythonhosted.org/packages/eb/a3/b69efbf4143b5b9859b977770bbbabcc2796b702fa69dc40271e45cd5a56/prometheus_client-0.26.0-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "prometheus_fastapi_instrumentator-7.1.0-py3-none-any.whl", "project": "prometheus-fastapi-instrumentator", "sha256": "978130f3c0bb7b8ebcc90d35516a6fe13e02d2eb358c8f83887cdef7020c31e9", "url": "https://files.pythonhosted.org/packages/27/72/0824c18f3bc75810f55dacc2dd933f6ec829771180245ae3cc976195dec0/prometheus_fastapi_instrumentator-7.1.0-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "propcache-0.5.4-cp312-cp312-manylinux2014_aarch64.manylinux_2_17_aarch64.manylinux_2_28_aarch64.whl", "project": "propcache", "sha256": "60a64cbccaa11b7760ce705a14ada17ba459e7ca9f23ba587eb013821032d7ef", "url": "https://files.pythonhosted.org/packages/83/4f/48865bd02a16ee5236bc46166b2946f37b93e07b0eae355dac0be0b216ca/propcache-0.5.4-cp312-cp312-manylinux2014_aarch64.manylinux_2_17_aarch64.manylinux_2_28_aarch64.whl"},
+    {"index": "https://pypi.org/simple", "name": "protobuf-7.36.2-cp310-abi3-manylinux2014_aarch64.whl", "project": "protobuf", "sha256": "e11e1f0180583a2af89db6a2ecd9e8dc40aa6d2988ca175bfd0e6d12ea72d74e", "url": "https://files.pythonhosted.org/packages/b6/ea/91fdf7c2b8bbd49cde056f00a9df6773532987e1c00fe2830b895af95c7e/protobuf-7.36.2-cp310-abi3-manylinux2014_aarch64.whl"},
+    {"index": "https://pypi.org/simple", "name": "psutil-7.2.2-cp36-abi3-manylinux2014_aarch64.manylinux_2_17_aarch64.manylinux_2_28_aarch64.whl", "project": "psutil", "sha256": "b0726cecd84f9474419d67252add4ac0cd9811b04d61123054b9fb6f57df6e9e", "url": "https://files.pythonhosted.org/packages/63/65/37648c0c158dc222aba51c089eb3bdfa238e621674dc42d48706e639204f/psutil-7.2.2-cp36-abi3-manylinux2014_aarch64.manylinux_2_17_aarch64.manylinux_2_28_aarch64.whl"},
+    {"index": "https://pypi.org/simple", "name": "py_cpuinfo-9.0.0-py3-none-any.whl", "project": "py-cpuinfo", "sha256": "859625bc251f64e21f077d099d4162689c762b5d6a4c3c97553d56241c9674d5", "url": "https://files.pythonhosted.org/packages/e0/a9/023730ba63db1e494a271cb018dcd361bd2c917ba7004c3e49d5daf795a2/py_cpuinfo-9.0.0-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "pybase64-1.5.1-cp312-cp312-manylinux2014_aarch64.manylinux_2_17_aarch64.whl", "project": "pybase64", "sha256": "caf5813e166a363fb971f0a3027a8a866135594115fbcbcdf2a2b7a4217a7338", "url": "https://files.pythonhosted.org/packages/76/f3/0b0a02947643ce2aa812103f2d8537f1c88c2769ca52fd349d9c41780ef1/pybase64-1.5.1-cp312-cp312-manylinux2014_aarch64.manylinux_2_17_aarch64.whl"},
+    {"index": "https://pypi.org/simple", "name": "pybind11-3.1.0-py3-none-any.whl", "project": "pybind11", "sha256": "b8488090f8acffbcb6b5d6a85571a6827a0a2981ffb75e5a0b27b87c4a6b7dd0", "url": "https://files.pythonhosted.org/packages/33/fd/8762f7ee3e4e4be6d1d846cffb4916dd9bb02b2f800d3603718a0efe494c/pybind11-3.1.0-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "pycountry-26.2.16-py3-none-any.whl", "project": "pycountry", "sha256": "115c4baf7cceaa30f59a4694d79483c9167dbce7a9de4d3d571c5f3ea77c305a", "url": "https://files.pythonhosted.org/packages/9c/42/7703bd45b62fecd44cd7d3495423097e2f7d28bc2e99e7c1af68892ab157/pycountry-26.2.16-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "pycparser-3.12-py3-none-any.whl", "project": "pycparser", "sha256": "a076f3f489b39b43ed13563a1dafe42447445bec2e294154ec5c57fcdda4c85e", "url": "https://files.pythonhosted.org/packages/b6/ae/315bbeee126a769cbde43cf4908acb4b40408d8bf8bbf334dd7368d8dadf/pycparser-3.12-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "pydantic-2.14.4-py3-none-any.whl", "project": "pydantic", "sha256": "653a2ad9f6d8858529c77c72717d0ea991d6c6837fe683246b2f4b2bbfc3fadc", "url": "https://files.pythonhosted.org/packages/8a/8c/824a686c4ba815ddb0722f9e66272088bccd4e1ae1d2f7015375e4a4fc7f/pydantic-2.14.4-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "pydantic_core-2.50.5-cp312-cp312-manylinux2014_aarch64.manylinux_2_17_aarch64.whl", "project": "pydantic-core", "sha256": "07a62d44515d674d750cfd86b7ce1dd93111be870f378d7c27b37aeb78d0cb4a", "url": "https://files.pythonhosted.org/packages/5d/55/02aacb1a5294a227e44dfba6ae921d1ffe3fd296fad6caceef3ec685d10f/pydantic_core-2.50.5-cp312-cp312-manylinux2014_aarch64.manylinux_2_17_aarch64.whl"},
+    {"index": "https://pypi.org/simple", "name": "pydantic_extra_types-2.11.1-py3-none-any.whl", "project": "pydantic-extra-types", "sha256": "1722ea2bddae5628ace25f2aa685b69978ef533123e5638cfbddb999e0100ec1", "url": "https://files.pythonhosted.org/packages/17/c1/3226e6d7f5a4f736f38ac11a6fbb262d701889802595cdb0f53a885ac2e0/pydantic_extra_types-2.11.1-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "pygments-2.21.0-py3-none-any.whl", "project": "pygments", "sha256": "2363c69b61c4a97c838da3b130dcd6468f4848992b21a82f2a63ec34377137d9", "url": "https://files.pythonhosted.org/packages/71/46/17f022dd3e953bf20a04a028a21ec746d942f8d2af30fa0f124fa0e6a684/pygments-2.21.0-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "pyjwt-2.15.1-py3-none-any.whl", "project": "pyjwt", "sha256": "42d59d631f7768a1028a64c7ff581a9bf7519804daf91fc5b6c56e30eec5e193", "url": "https://files.pythonhosted.org/packages/50/ca/44de4e75f8aadc457f0634be3b542815078ded46dca30efb960edeecad6e/pyjwt-2.15.1-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "pytest-9.2.0-py3-none-any.whl", "project": "pytest", "sha256": "07acdcf88ec174f907dc01af70bf52d49b014bbab03faeeade31c96b18c2e588", "url": "https://files.pythonhosted.org/packages/51/39/1f5d8c8877a0fa327db959c19341d4be61660de1ab6b7391f9eb805bcd67/pytest-9.2.0-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "pytest_mock-3.17.0-py3-none-any.whl", "project": "pytest-mock", "sha256": "1b82aa4b37137248bd687055e109723debeb07b489de1565297dc9589c5f2d6b", "url": "https://files.pythonhosted.org/packages/e8/ea/47fbdc8f37410956fd445720e927589b1e2a47772c5f28109f0ce2fa26d9/pytest_mock-3.17.0-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "python_dateutil-4.0.0-py3-none-any.whl", "project": "python-dateutil", "sha256": "a5e246f79eb80475e691bf93862cead98decd8a498cf53ba0516fcdc0f50dc1c", "url": "https://files.pythonhosted.org/packages/2f/a9/52b89563d154433d79b51ed1eb4842bf7334cb2696891a7fe135618853d7/python_dateutil-4.0.0-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "python_dotenv-1.2.4-py3-none-any.whl", "project": "python-dotenv", "sha256": "42269a8a5b3fd54ffa6f3d84b18abed50064717576b4ecf03dc4a55d8aa04fdc", "url": "https://files.pythonhosted.org/packages/60/d1/38f3a3405989a89ac18390803e70c6ad7c7760da4f9b83cbeca0c44a0c72/python_dotenv-1.2.4-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "python_json_logger-4.2.0-py3-none-any.whl", "project": "python-json-logger", "sha256": "158a52126fcd6869e09574d2b66272666f3dc8f468c62637ef9a1fa883719cb9", "url": "https://files.pythonhosted.org/packages/dc/55/6467fde553886cb293e41538f3a8b4e4fd4688c6df242cf982162d8367fb/python_json_logger-4.2.0-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "python_multipart-0.0.34-py3-none-any.whl", "project": "python-multipart", "sha256": "ebacd224bd686eee2f9aa1066a657affe07435a185834e05e5235e2e59173e91", "url": "https://files.pythonhosted.org/packages/f5/0e/090c52b122d8ec5fa37942c1410fea9cf04ce98bca0c84dde7f0aa11594d/python_multipart-0.0.34-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "pytz-2026.6-py2.py3-none-any.whl", "project": "pytz", "sha256": "7fed3fee8fd6bd4a2b7b75a8d56021d0624127bf69bd5691f115db929ac570b3", "url": "https://files.pythonhosted.org/packages/b6/25/564f3fc5b70c1398d706c51f2b1470d0ea0b1b2f96fee67877b6f5bdf3b6/pytz-2026.6-py2.py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "pyyaml-6.0.4-cp312-cp312-manylinux2014_aarch64.manylinux_2_17_aarch64.manylinux_2_28_aarch64.whl", "project": "pyyaml", "sha256": "45e37dd647db9d67b757444c74060c064ace5fdaa08f42bf4fda3812275d423e", "url": "https://files.pythonhosted.org/packages/af/fb/d5ff6957db5c843151ff13196277bb8e20b2d5db2e2db3e8d051038d888b/pyyaml-6.0.4-cp312-cp312-manylinux2014_aarch64.manylinux_2_17_aarch64.manylinux_2_28_aarch64.whl"},
+    {"index": "https://pypi.org/simple", "name": "pyzmq-27.3.0-cp312-abi3-manylinux_2_26_aarch64.manylinux_2_28_aarch64.whl", "project": "pyzmq", "sha256": "ad8b828407caee77ff3ab0bdb2984ee8d48922328b226e8fda7c84a71a55dbb4", "url": "https://files.pythonhosted.org/packages/b4/90/4fc65d7a48077f535705ac957c29a3c07fa54a1f8d2595ca2f5f1489b21c/pyzmq-27.3.0-cp312-abi3-manylinux_2_26_aarch64.manylinux_2_28_aarch64.whl"},
+    {"index": "https://pypi.org/simple", "name": "quart-0.22.0-py3-none-any.whl", "project": "quart", "sha256": "bb659545f1a8a287a14df9434b9225a3d4738362a3ed170744d0e03bb9447b50", "url": "https://files.pythonhosted.org/packages/81/80/0159d6fe2fc76915f2354e5b9187082987f7d648f0298d49770320c086ef/quart-0.22.0-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "referencing-0.37.0-py3-none-any.whl", "project": "referencing", "sha256": "381329a9f99628c9069361716891d34ad94af76e461dcb0335825aecc7692231", "url": "https://files.pythonhosted.org/packages/2c/58/ca301544e1fa93ed4f80d724bf5b194f6e4b945841c5bfd555878eea9fcb/referencing-0.37.0-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "regex-2026.11.19-cp312-cp312-manylinux2014_aarch64.manylinux_2_17_aarch64.manylinux_2_28_aarch64.whl", "project": "regex", "sha256": "70a2ad913b9a22342f8f66aa8d1cd484b4f1cf54ea360a15c5ccb17d35b06afd", "url": "https://files.pythonhosted.org/packages/eb/00/f64e7800250255805defb8b91ef9f308c98c83cac16712bd9f471034f386/regex-2026.11.19-cp312-cp312-manylinux2014_aarch64.manylinux_2_17_aarch64.manylinux_2_28_aarch64.whl"},
+    {"index": "https://pypi.org/simple", "name": "requests-2.34.2-py3-none-any.whl", "project": "requests", "sha256": "2a0d60c172f83ac6ab31e4554906c0f3b3588d37b5cb939b1c061f4907e278e0", "url": "https://files.pythonhosted.org/packages/a0/f4/c67b0b3f1b9245e8d266f0f112c500d50e5b4e83cb6f3b71b6528104182a/requests-2.34.2-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "rich-15.0.0-py3-none-any.whl", "project": "rich", "sha256": "33bd4ef74232fb73fe9279a257718407f169c09b78a87ad3d296f548e27de0bb", "url": "https://files.pythonhosted.org/packages/82/3b/64d4899d73f91ba49a8c18a8ff3f0ea8f1c1d75481760df8c68ef5235bf5/rich-15.0.0-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "rich_toolkit-0.20.6-py3-none-any.whl", "project": "rich-toolkit", "sha256": "465453ba6f94f99401f59f79fb562827ba5f6b4d4759015d40019f5c67750262", "url": "https://files.pythonhosted.org/packages/79/fc/7c296a563a893b0a23a73923ce27965ae15f658dcb58c0bcdd463e1671a2/rich_toolkit-0.20.6-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "rignore-0.8.1-cp312-cp312-manylinux_2_17_aarch64.manylinux2014_aarch64.whl", "project": "rignore", "sha256": "ac0a7cadcf6154dd60b2f101425644179b34c540a88b84089995c1745e8c623e", "url": "https://files.pythonhosted.org/packages/14/df/201b3ec49a4714fcad4515a6e1f2d55d3c9e3d8b43a5eb9307a8dfbff506/rignore-0.8.1-cp312-cp312-manylinux_2_17_aarch64.manylinux2014_aarch64.whl"},
+    {"index": "https://pypi.org/simple", "name": "rpds_py-2026.9.1-cp312-cp312-manylinux_2_17_aarch64.manylinux2014_aarch64.whl", "project": "rpds-py", "sha256": "2693b2728bbcc48d09a981a356954b0c47c53ff25b545856f28a889ea619f69a", "url": "https://files.pythonhosted.org/packages/42/ff/bf7d54f362748fd6a49277b9d6531c394074110fedf50ad791ec59133fbb/rpds_py-2026.9.1-cp312-cp312-manylinux_2_17_aarch64.manylinux2014_aarch64.whl"},
+    {"index": "https://pypi.org/simple", "name": "safetensors-0.8.0-cp310-abi3-manylinux_2_17_aarch64.manylinux2014_aarch64.whl", "project": "safetensors", "sha256": "7a46e5ff292c356d6991e60942ba7f79817682d3a2cef0702136448cb9c4d235", "url": "https://files.pythonhosted.org/packages/09/7d/65a7de0af421317bb36a067241e4235fff194eed60b961ed6d3f59a3fc60/safetensors-0.8.0-cp310-abi3-manylinux_2_17_aarch64.manylinux2014_aarch64.whl"},
+    {"index": "https://pypi.org/simple", "name": "scikit_learn-1.9.1-cp312-cp312-manylinux_2_27_aarch64.manylinux_2_28_aarch64.whl", "project": "scikit-learn", "sha256": "e4c20a6c017d820faa7ac8c783e3d0c6a9a2e297bf9f55332ca17cdf7fd4d04d", "url": "https://files.pythonhosted.org/packages/78/2b/5721a174406bfba49bce20ae997b3b64cf355c3f623a2638284ab6a82156/scikit_learn-1.9.1-cp312-cp312-manylinux_2_27_aarch64.manylinux_2_28_aarch64.whl"},
+    {"index": "https://pypi.org/simple", "name": "scipy-1.16.3-cp312-cp312-manylinux2014_aarch64.manylinux_2_17_aarch64.whl", "project": "scipy", "sha256": "0553371015692a898e1aa858fed67a3576c34edefa6b7ebdb4e9dde49ce5c203", "url": "https://files.pythonhosted.org/packages/fa/46/d1146ff536d034d02f83c8afc3c4bab2eddb634624d6529a8512f3afc9da/scipy-1.16.3-cp312-cp312-manylinux2014_aarch64.manylinux_2_17_aarch64.whl"},
+    {"index": "https://pypi.org/simple", "name": "sentencepiece-0.2.3-cp312-cp312-manylinux_2_27_aarch64.manylinux_2_28_aarch64.whl", "project": "sentencepiece", "sha256": "a6b735a8027b998c163e540fdde66ac0bb95fc471f6f4165c8df35fb45385116", "url": "https://files.pythonhosted.org/packages/31/26/fb6572cc96090953051089f8e4260a455b6b0c7378bb06fb87725224ce61/sentencepiece-0.2.3-cp312-cp312-manylinux_2_27_aarch64.manylinux_2_28_aarch64.whl"},
+    {"index": "https://pypi.org/simple", "name": "sentry_sdk-2.75.0-py3-none-any.whl", "project": "sentry-sdk", "sha256": "9a10e97de2cbd42ad7e4a6e02a0d5af19de9811eb02445077d41ba14c08e170c", "url": "https://files.pythonhosted.org/packages/ec/ee/fbfe67386d64a7218013c8346b88b89d72f279b4ddb434ed5e94bea3d389/sentry_sdk-2.75.0-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "setproctitle-1.3.8-cp312-cp312-manylinux2014_aarch64.manylinux_2_17_aarch64.manylinux_2_28_aarch64.whl", "project": "setproctitle", "sha256": "f61345393548bc72844d837d62fcf63444b0f5dac418544beb6d4f628a1c5df3", "url": "https://files.pythonhosted.org/packages/5f/07/1476dafdbf5d124a05ae4856272908c0796fa65844376a32bb066f04afda/setproctitle-1.3.8-cp312-cp312-manylinux2014_aarch64.manylinux_2_17_aarch64.manylinux_2_28_aarch64.whl"},
+    {"index": "https://pypi.org/simple", "name": "shellingham-1.5.4-py2.py3-none-any.whl", "project": "shellingham", "sha256": "7ecfff8f2fd72616f7481040475a65b2bf8af90a56c89140852d1120324e8686", "url": "https://files.pythonhosted.org/packages/e0/f9/0595336914c5619e5f28a1fb793285925a8cd4b432c9da0a987836c7f822/shellingham-1.5.4-py2.py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "six-1.17.0-py2.py3-none-any.whl", "project": "six", "sha256": "4721f391ed90541fddacab5acf947aa0d3dc7d27b2e1e8eda2be8970586c3274", "url": "https://files.pythonhosted.org/packages/b7/ce/149a00dd41f10bc29e5921b496af8b574d8413afcd5e30dfa0ed46c2cc5e/six-1.17.0-py2.py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "sniffio-1.3.1-py3-none-any.whl", "project": "sniffio", "sha256": "2f6da418d1f1e0fddd844478f41680e794e6051915791a034ff65e5f100525a2", "url": "https://files.pythonhosted.org/packages/e9/44/75a9c9421471a6c4805dbf2356f7c181a29c1879239abab1ea2cc8f38b40/sniffio-1.3.1-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "sqlalchemy-2.1.9-cp312-cp312-manylinux2014_aarch64.manylinux_2_17_aarch64.manylinux_2_28_aarch64.whl", "project": "sqlalchemy", "sha256": "43f06bc438916c29b1eb7b16b4041a4112fb6b88dd90489b48aff5126ecd2fcf", "url": "https://files.pythonhosted.org/packages/e5/d3/58f7ef0df1e15b2aa6d49df3059c77761cf67e9d2ded693096ac5906fd7e/sqlalchemy-2.1.9-cp312-cp312-manylinux2014_aarch64.manylinux_2_17_aarch64.manylinux_2_28_aarch64.whl"},
+    {"index": "https://pypi.org/simple", "name": "sse_starlette-3.7.1-py3-none-any.whl", "project": "sse-starlette", "sha256": "c1bb3af0508c6c24cd4ab6257047654bbec01456a424bed36b36e8020cd7a37f", "url": "https://files.pythonhosted.org/packages/78/4d/6b0380b7dbb965b84c3368c0bfd85aa6ba1b9b825e9b8f42b8643efbab11/sse_starlette-3.7.1-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "starlette-0.50.0-py3-none-any.whl", "project": "starlette", "sha256": "9e5391843ec9b6e472eed1365a78c8098cfceb7a74bfd4d6b1c0c0095efb3bca", "url": "https://files.pythonhosted.org/packages/d9/52/1064f510b141bd54025f9b55105e26d1fa970b9be67ad766380a3c9b74b0/starlette-0.50.0-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "supervisor-4.3.0-py2.py3-none-any.whl", "project": "supervisor", "sha256": "0bcb763fddafba410f35cbde226aa7f8514b9fb82eb05a0c85f6588d1c13f8db", "url": "https://files.pythonhosted.org/packages/0e/65/5e726c372da8a5e35022a94388b12252710aad0c2351699c3d76ae8dba78/supervisor-4.3.0-py2.py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "threadpoolctl-3.8.0-py3-none-any.whl", "project": "threadpoolctl", "sha256": "f1b49c82704d50f13ffae019c727b0fa4f6791a58f48f06a09c45face1be66da", "url": "https://files.pythonhosted.org/packages/54/1b/831f2de4840a25db1dd7b1afea433ccafe6bb10aca07e13264f2079462d0/threadpoolctl-3.8.0-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "tiktoken-0.14.0-cp312-cp312-manylinux_2_28_aarch64.whl", "project": "tiktoken", "sha256": "7db45b98e94adf4173a5cd7422b150999a7ee11ff847783a14f6e1b80cc38cb6", "url": "https://files.pythonhosted.org/packages/0b/35/e9f47647c9e163bd1de30fe1a491669b7248cfc67b7404c35c009a701e1a/tiktoken-0.14.0-cp312-cp312-manylinux_2_28_aarch64.whl"},
+    {"index": "https://pypi.org/simple", "name": "tokenizers-0.22.2-cp39-abi3-manylinux_2_17_aarch64.manylinux2014_aarch64.whl", "project": "tokenizers", "sha256": "2249487018adec45d6e3554c71d46eb39fa8ea67156c640f7513eb26f318cec7", "url": "https://files.pythonhosted.org/packages/d6/84/7990e799f1309a8b87af6b948f31edaa12a3ed22d11b352eaf4f4b2e5753/tokenizers-0.22.2-cp39-abi3-manylinux_2_17_aarch64.manylinux2014_aarch64.whl"},
+    {"index": "https://pypi.org/simple", "name": "tqdm-4.70.1-py3-none-any.whl", "project": "tqdm", "sha256": "c293e525e6fef9c20e8728fd4612df02a0aa31bb5fe91ecd93e123b1b7bffa73", "url": "https://files.pythonhosted.org/packages/a7/03/921a3d3c75785aca9ebfbfcabfbc3a1be12e2ab5265deb026d55a5a3f83e/tqdm-4.70.1-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "truststore-0.10.5-py3-none-any.whl", "project": "truststore", "sha256": "9aaaedaefaf06d8b206278cf8b5012bc897f485a874503501e12d776df78951c", "url": "https://files.pythonhosted.org/packages/51/e9/3a7820be2bb0fe53b6bc9c3be26d3d1158004e4c3ab953aa6840b955b1e9/truststore-0.10.5-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "typer-0.29.2-py3-none-any.whl", "project": "typer", "sha256": "f30731f8ca758368b836b3714872e58e395cef8fcaff918c853b1969ed5274e7", "url": "https://files.pythonhosted.org/packages/62/f3/864dcb0e165b52e9f75aa3c7e0aeeb9876f139c66eb14d87856bb173b0fa/typer-0.29.2-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "typing_inspection-0.4.5-py3-none-any.whl", "project": "typing-inspection", "sha256": "bc210535442b39e1bf2805e0c7a17dfd6a4ace760c84c7f7d16245d23a6b1c39", "url": "https://files.pythonhosted.org/packages/de/0c/ea2544850a7c135e15033a5c7a8e7211136184b7ae63e2239d557c2b3019/typing_inspection-0.4.5-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "tzdata-2026.6-py2.py3-none-any.whl", "project": "tzdata", "sha256": "0a10eec6e13ef16b627fabed9a5f2ba61a62b1c67f327305f4e7e412a70b4aec", "url": "https://files.pythonhosted.org/packages/0a/66/9a06c2227fedfd4919f0eaaa8b94377d9730882a7e4f95823c9a331ab5e1/tzdata-2026.6-py2.py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "urllib3-2.8.0-py3-none-any.whl", "project": "urllib3", "sha256": "0cf3cae568d36aa9576b28dfb35f11328f1cb974ca7647d9475ebb86c75ac6e3", "url": "https://files.pythonhosted.org/packages/92/9d/c4e665119135114480843e7ab388fa94d8480650450e6f8e26b70d323a4c/urllib3-2.8.0-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "uvicorn-0.55.0-py3-none-any.whl", "project": "uvicorn", "sha256": "bee604c5af6e15fb0584913c632b222c09db1048c26fc05053203207c4b9e37d", "url": "https://files.pythonhosted.org/packages/d2/05/3f8e143f2180eb21ed5e28b3c319143960c797c68852744c4d9116480928/uvicorn-0.55.0-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "uvloop-0.23.0-cp312-cp312-manylinux2014_aarch64.manylinux_2_17_aarch64.manylinux_2_28_aarch64.whl", "project": "uvloop", "sha256": "f7548ede3ee908cfabc0d068106e303a9a2d811af959cdf6ab85676344cedcda", "url": "https://files.pythonhosted.org/packages/3d/95/a880f8ce3b87ac5b307c354e8ee480be4658d24bf01f87921d57e3530b4a/uvloop-0.23.0-cp312-cp312-manylinux2014_aarch64.manylinux_2_17_aarch64.manylinux_2_28_aarch64.whl"},
+    {"index": "https://pypi.org/simple", "name": "watchfiles-1.3.0-cp310-abi3-manylinux_2_17_aarch64.manylinux2014_aarch64.whl", "project": "watchfiles", "sha256": "4af9c464d410e8c44b58ddf1cbec7c3a02c1cb2c6c80df9c74659ba2fbda0ab5", "url": "https://files.pythonhosted.org/packages/5a/61/f277cd5ead05f5d37b98b41fbdd0c943ee0c04d49738f62e902cb291cf43/watchfiles-1.3.0-cp310-abi3-manylinux_2_17_aarch64.manylinux2014_aarch64.whl"},
+    {"index": "https://pypi.org/simple", "name": "websockets-17.4-cp312-cp312-manylinux2014_aarch64.manylinux_2_17_aarch64.manylinux_2_28_aarch64.whl", "project": "websockets", "sha256": "51adfc30f467077293a6695d8149bcef501c0728386f3a491054f835dadb60b2", "url": "https://files.pythonhosted.org/packages/b8/61/7aba018fd53873e792a25afe1f4c005518133477b727d7455f2f7550c425/websockets-17.4-cp312-cp312-manylinux2014_aarch64.manylinux_2_17_aarch64.manylinux_2_28_aarch64.whl"},
+    {"index": "https://pypi.org/simple", "name": "werkzeug-3.1.9-py3-none-any.whl", "project": "werkzeug", "sha256": "6392e50c78460ba618e5b21f08a71f59c99ce99cdc6cf6e3dd7e6ccca8754fab", "url": "https://files.pythonhosted.org/packages/a1/38/df03f564f43cec2684823f3cccae1a652ee7face1cbaa76fb223096e64d7/werkzeug-3.1.9-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "wsproto-1.3.2-py3-none-any.whl", "project": "wsproto", "sha256": "61eea322cdf56e8cc904bd3ad7573359a242ba65688716b0710a5eb12beab584", "url": "https://files.pythonhosted.org/packages/a4/f5/10b68b7b1544245097b2a1b8238f66f2fc6dcaeb24ba5d917f52bd2eed4f/wsproto-1.3.2-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "xgrammar-0.2.9-cp312-cp312-manylinux_2_26_aarch64.manylinux_2_28_aarch64.whl", "project": "xgrammar", "sha256": "7f7c49a8805c2fcef0198764e2acf8f0544cf6a7dcdebbaaacd9ecb3b65c15e4", "url": "https://files.pythonhosted.org/packages/a3/91/1b0a598f1c48e3683d154a22562baa614244fef8db863fa5a833414dfa79/xgrammar-0.2.9-cp312-cp312-manylinux_2_26_aarch64.manylinux_2_28_aarch64.whl"},
+    {"index": "https://pypi.org/simple", "name": "yarl-1.25.1-cp312-cp312-manylinux2014_aarch64.manylinux_2_17_aarch64.manylinux_2_28_aarch64.whl", "project": "yarl", "sha256": "4d781294bb815ecb5ea57ff6bbf8038e0a31a95fdf3e1788f66e0dc100d64b58", "url": "https://files.pythonhosted.org/packages/1e/b3/058dbfb1857b484c9cf9cc135659f50b85ce66e03c99e44dc2f7b6161f55/yarl-1.25.1-cp312-cp312-manylinux2014_aarch64.manylinux_2_17_aarch64.manylinux_2_28_aarch64.whl"}
+   ],
+   "sources": {"apt_build": [], "compile": true, "items": [], "soc_version": "ascend910_9392"}},
+  {"slug": "3-frameworks/pins",
+   "requirements": [
+    "mooncake-transfer-engine-npu==0.3.11.post1 --hash=sha256:95c8a162bb0a9e75e1f810acfa388da131a4f3fbed3a433a974c752e2e5f71a1",
+    "vllm-ascend==0.23.0 --hash=sha256:c04edb67ed898d914d64ba1e889b8567e8291316536f2e6bf23a17d27ad569b6"
+   ],
+   "files": [
+    {"index": "https://pypi.org/simple", "name": "mooncake_transfer_engine_npu-0.3.11.post1-cp312-cp312-manylinux_2_35_aarch64.whl", "project": "mooncake-transfer-engine-npu", "sha256": "95c8a162bb0a9e75e1f810acfa388da131a4f3fbed3a433a974c752e2e5f71a1", "url": "https://files.pythonhosted.org/packages/e1/7c/5dfcc62d60feb97f276d17c269d830e6bff1ee92cec67c7b35786199632f/mooncake_transfer_engine_npu-0.3.11.post1-cp312-cp312-manylinux_2_35_aarch64.whl"},
+    {"index": "https://pypi.org/simple", "name": "vllm_ascend-0.23.0-cp312-cp312-manylinux_2_34_aarch64.whl", "project": "vllm-ascend", "sha256": "c04edb67ed898d914d64ba1e889b8567e8291316536f2e6bf23a17d27ad569b6", "url": "https://files.pythonhosted.org/packages/ff/1a/b9eab4f48d73b4826383c44eeec5520f8b6553b79b0befe85839ed247bf0/vllm_ascend-0.23.0-cp312-cp312-manylinux_2_34_aarch64.whl"}
+   ],
+   "sources": {"apt_build": [], "compile": true, "items": [{"component": "vllm", "dist": "vllm", "env": {"VLLM_TARGET_DEVICE": "empty"}, "fetch": {"file": "vllm-0.23.0.tar.gz", "sha256": "760269db3d9611e12e524681df1bca0977d5d2f5fcb4481cc34d33efc4ae7ff5", "url": "https://files.pythonhosted.org/packages/68/c6/c4dc766b09e93de278693502612de0beba822983d4f609830406ead65cc9/vllm-0.23.0.tar.gz"}, "file": "vllm-0.23.0.tar.gz", "kind": "sdist", "sha256": "760269db3d9611e12e524681df1bca0977d5d2f5fcb4481cc34d33efc4ae7ff5", "soc_env": ""}, {"component": "megatron-lm", "dist": "megatron-core", "env": {}, "fetch": {"branch": "core_r0.16.0", "commit": "ddc0d6774783b032ddceacc5714e653651daecb9", "git": "https://github.com/NVIDIA/Megatron-LM.git"}, "kind": "git", "soc_env": ""}, {"component": "mindspeed", "dist": "mindspeed", "env": {}, "fetch": {"branch": "core_r0.16.0", "commit": "e4772499f7eb9fa9a68919dd1eaddef00e915b2d", "git": "https://github.com/Ascend/MindSpeed.git"}, "kind": "git", "soc_env": ""}], "soc_version": "ascend910_9392"}},
+  {"slug": "4-app/deps",
+   "requirements": [
+    "accelerate==1.16.0 --hash=sha256:180885b6d7b05a19dc2dd6f722c5ce930f615e81e9e5f79d3ca910ddb9e6859e",
+    "aiohttp-cors==0.8.1 --hash=sha256:3180cf304c5c712d626b9162b195b1db7ddf976a2a25172b35bb2448b890a80d",
+    "antlr4-python3-runtime==4.9.3 --hash=sha256:f224469b4168294902bb1efa80a8bf7855f24c99aef99cbefc1bcd3cce77881b",
+    "av==19.0.2 --hash=sha256:04c8e412642c652cb2b1997a9cb2114546ee7d894600c631f4be8ceb26a0d0d2",
+    "bytecode==0.19.1 --hash=sha256:211a5091abd6f16f5bb3d34f1b88fc77f8f8539801a02384b51a97bdcee45f0f",
+    "codetiming==1.4.0 --hash=sha256:3b80f409bef00941a9755c5524071ce2f72eaa4520f4bc35b33869cde024ccbd",
+    "colorful==0.5.8 --hash=sha256:a9381fdda3337fbaba5771991020abc69676afa102646650b759927892875992",
+    "cwevals==0.0.1b1 --hash=sha256:6936baf0ccdc5d9092abd5c2ab628cedcdae9bb72edfdf730f7aaac19118855a",
+    "datasets==5.2.0 --hash=sha256:4be9e2882caaf5db13eadc39e93f3da2a995187b99acebac1595bf6c58dfa927",
+    "distlib==0.4.4 --hash=sha256:cf09d55b1e85a89576b036aeb71550bfd68320f3f21761ca329eadadad918638",
+    "distro==1.9.0 --hash=sha256:7bffd925d65168f85027d8da9af6bddab658135b840670a223589bc0c8ef02b2",
+    "fla-core==0.5.0 --hash=sha256:5c826ff32daf6b629658e3e4f6125d87cf8c32eea937e3be9ba85f51951d809a",
+    "google-api-core==2.44.0 --hash=sha256:8cb9ad8af28de9bc75121686d69b697ce0937e21fad2ad80c9a7e89f22b26e1f",
+    "google-auth==2.63.0 --hash=sha256:cbc065325f67511946d1a66672e4f47e71ed162ef1abd2bb8404ceec407c86ba",
+    "hf-transfer==0.1.9 --hash=sha256:8fd0167c4407a3bc4cdd0307e65ada2294ec04f1813d8a69a5243e379b22e9d8",
+    "hydra-core==1.3.8 --hash=sha256:d5f184c291691cba835c7f04bc4e36270ad88b1d7e394a3712f5af084c30b394",
+    "importlib-metadata==10.2.0 --hash=sha256:c7a4bf1c7479601f6b8e437cfc14f4f77028ba62a8f34ae95cd93d9774dfba51",
+    "lazy-importer==0.1.0 --hash=sha256:bd93fab7bef18e842eea02b839410954d37889140dc64ca4d9680aec6880c739",
+    "mathruler==0.1.0 --hash=sha256:e8ce0d9e07e892bf971fbff5e6eee330f6a66fd022666c99828a0000c788079f",
+    "multiprocess==0.70.19 --hash=sha256:3a56c0e85dd5025161bac5ce138dcac1e49174c7d8e74596537e729fd5c53c28",
+    "objprint==0.3.0 --hash=sha256:489083bfc8baf0526f8fd6af74673799511532636f0ce4141133255ded773405",
+    "omegaconf==2.3.1 --hash=sha256:3d701d14e9a8828f1edd28bb70b725908b34277cdd72cf7d6a83f94dadc6b6a0",
+    "opencensus==0.11.4 --hash=sha256:a18487ce68bc19900336e0ff4655c5a116daf10c1b3685ece8d971bddad6a864",
+    "opencensus-context==0.1.3 --hash=sha256:073bb0590007af276853009fac7e4bab1d523c3f03baf4cb4511ca38967c6039",
+    "opentelemetry-exporter-prometheus==0.66b2 --hash=sha256:b73998788aa30bec3bfe20fae312650878adb59f6563ed8bf37c188cb450a189",
+    "orjson==3.13.0 --hash=sha256:ae1d895cf7bbfd50ef34bb63bb727b14514f259f3e3f8dd010783bd38e864c6e",
+    "peft==0.21.2 --hash=sha256:106ab6077ff72c54d21577f9af5970e34bac7582cb14209f7b2b511e322a4eae",
+    "platformdirs==4.14.9 --hash=sha256:d0d3a23e7ff282cfa94b77f5a22b81030dcb68ba0430f90c74f4bd8d090782ea",
+    "proto-plus==1.29.0 --hash=sha256:8acd070469a7aaf43f440b022ef9757c8cac1a9f866e933f59ae98669ddc6c8b",
+    "py-spy==0.4.3 --hash=sha256:bbcec46930d464b3bfc142d6d02ade4dd8ad5627823263b3eff0280e80c7c132",
+    "pyarrow==24.0.0 --hash=sha256:1617043b99bd33e5318ae18eb2919af09c71322ef1ca46566cdafc6e6712fb66",
+    "pyasn1==0.6.5 --hash=sha256:4017b0fce125096b8573b39c989fdb1a4b19cf761e683398184550fea0e66587",
+    "pyasn1-modules==0.4.2 --hash=sha256:29253a9207ce32b64c3ac6600edc75368f98473906e8fd1043bd6b5b1de2c14a",
+    "pylatexenc==2.11 --hash=sha256:e78e7391d6c104f1ed150e21cfaa58016cdb50aa54406a2eecb793649ffdfdd0",
+    "python-discovery==1.9.6 --hash=sha256:93b10b90363d4151964cdeee2ec6601f3041b17fc2b253a1c3da7d6e7ddd8337",
+    "pyvers==0.1.0 --hash=sha256:065249805ae537ddf9a2d1a8dffc6d0a12474a347d2eaa2f35ebdae92c0c8199",
+    "qwen-vl-utils==0.0.14 --hash=sha256:5e28657bfd031e56bd447c5901b58ddfc3835285ed100f4c56580e0ade054e96",
+    "ray==2.60.0 --hash=sha256:0f08c7af063583b68be55feab90dd056255d4d689a37e67bc94fcad79800a29e",
+    "smart-open==9.0.4 --hash=sha256:a0194ca29b392127c0cfc51183e0d9492ca129be91169250996c307ef293d80c",
+    "tensordict==0.10.0 --hash=sha256:6a6ba462cc4c04299eb3746e8994df4a625706e60e2dfb88cc5f9513b6cbad2f",
+    "torchdata==0.11.0 --hash=sha256:52b940fbbe0e00fb21cabddf528449d1bec5bfb0d0823b7487b15f951658ee33",
+    "transferqueue==0.1.11 --hash=sha256:dfc5adb71e55732bb239f964d8e7fecea6eeaa66d9bdbdcc0b12ffe9a3b0c120",
+    "virtualenv==21.14.5 --hash=sha256:b0651e0174982bba17cc6f0aaa2ef496730cb85a3f35eb5d1119d1c904f7d1da",
+    "wandb==0.31.0 --hash=sha256:0cbd8986ca56115897defcfd8ad8def1a871b99d1e8bde4f106633dc9969b7a3",
+    "wrapt==2.5.2 --hash=sha256:d108bd98ab2c5ccbf55cf2154e0a73341df930030df2e01ee35d71a44a99d3ad",
+    "xxhash==4.1.0 --hash=sha256:09b78ce392272a9d121feb2fe6cb48d9538aa882bf8210485da4623e408b5b86",
+    "zipp==4.1.2 --hash=sha256:b30cb6cd253122169c47de245ca24a86bac2a5d3802ba15bf7ba6414eb9e144d"
+   ],
+   "files": [
+    {"index": "https://pypi.org/simple", "name": "accelerate-1.16.0-py3-none-any.whl", "project": "accelerate", "sha256": "180885b6d7b05a19dc2dd6f722c5ce930f615e81e9e5f79d3ca910ddb9e6859e", "url": "https://files.pythonhosted.org/packages/29/8e/d77aa769cf76472ede10e73e5c27ed22587ff12091fdd7408bc390f41af7/accelerate-1.16.0-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "aiohttp_cors-0.8.1-py3-none-any.whl", "project": "aiohttp-cors", "sha256": "3180cf304c5c712d626b9162b195b1db7ddf976a2a25172b35bb2448b890a80d", "url": "https://files.pythonhosted.org/packages/98/3b/40a68de458904bcc143622015fff2352b6461cd92fd66d3527bf1c6f5716/aiohttp_cors-0.8.1-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "antlr4-python3-runtime-4.9.3.tar.gz", "project": "antlr4-python3-runtime", "sha256": "f224469b4168294902bb1efa80a8bf7855f24c99aef99cbefc1bcd3cce77881b", "url": "https://files.pythonhosted.org/packages/3e/38/7859ff46355f76f8d19459005ca000b6e7012f2f1ca597746cbcd1fbfe5e/antlr4-python3-runtime-4.9.3.tar.gz"},
+    {"index": "https://pypi.org/simple", "name": "av-19.0.2-cp312-abi3-manylinux_2_28_aarch64.whl", "project": "av", "sha256": "04c8e412642c652cb2b1997a9cb2114546ee7d894600c631f4be8ceb26a0d0d2", "url": "https://files.pythonhosted.org/packages/de/0c/448f89f76cf5e4da35dd6294a1e8155b75daa8839f2f2fa353775855d152/av-19.0.2-cp312-abi3-manylinux_2_28_aarch64.whl"},
+    {"index": "https://pypi.org/simple", "name": "bytecode-0.19.1-py3-none-any.whl", "project": "bytecode", "sha256": "211a5091abd6f16f5bb3d34f1b88fc77f8f8539801a02384b51a97bdcee45f0f", "url": "https://files.pythonhosted.org/packages/b5/d2/7b937ec5bcc2fabca017e32541a0b1ef081bb5a1bb3531d382300f7a1ccc/bytecode-0.19.1-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "codetiming-1.4.0-py3-none-any.whl", "project": "codetiming", "sha256": "3b80f409bef00941a9755c5524071ce2f72eaa4520f4bc35b33869cde024ccbd", "url": "https://files.pythonhosted.org/packages/bc/91/e4a2b7c64e738beefddfa24b409d6eecb16c378bde01578918b6ea722a09/codetiming-1.4.0-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "colorful-0.5.8-py2.py3-none-any.whl", "project": "colorful", "sha256": "a9381fdda3337fbaba5771991020abc69676afa102646650b759927892875992", "url": "https://files.pythonhosted.org/packages/c3/11/25cdf9d5fc21efd30134fc74c43702c6f7ef09ebae8ed927f1283403ad8d/colorful-0.5.8-py2.py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "cwevals-0.0.1b1-py3-none-any.whl", "project": "cwevals", "sha256": "6936baf0ccdc5d9092abd5c2ab628cedcdae9bb72edfdf730f7aaac19118855a", "url": "https://files.pythonhosted.org/packages/b5/96/b3b348954f88915e60e2f1fbe6d09250584e53a20d949e55786f31dbaeb0/cwevals-0.0.1b1-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "datasets-5.2.0-py3-none-any.whl", "project": "datasets", "sha256": "4be9e2882caaf5db13eadc39e93f3da2a995187b99acebac1595bf6c58dfa927", "url": "https://files.pythonhosted.org/packages/ae/22/c92c96de701dd7441f553adaaa480801ff3d37575486ef82df651a45f0ec/datasets-5.2.0-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "distlib-0.4.4-py2.py3-none-any.whl", "project": "distlib", "sha256": "cf09d55b1e85a89576b036aeb71550bfd68320f3f21761ca329eadadad918638", "url": "https://files.pythonhosted.org/packages/c1/2b/238f02a4927fa2e27aa995371d240a468b52e42eae44a678434aff736b38/distlib-0.4.4-py2.py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "distro-1.9.0-py3-none-any.whl", "project": "distro", "sha256": "7bffd925d65168f85027d8da9af6bddab658135b840670a223589bc0c8ef02b2", "url": "https://files.pythonhosted.org/packages/12/b3/231ffd4ab1fc9d679809f356cebee130ac7daa00d6d6f3206dd4fd137e9e/distro-1.9.0-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "fla_core-0.5.0-py3-none-any.whl", "project": "fla-core", "sha256": "5c826ff32daf6b629658e3e4f6125d87cf8c32eea937e3be9ba85f51951d809a", "url": "https://files.pythonhosted.org/packages/f4/03/96e6820d176256353670b41ca56dabbbebe129674b4f4ad7b54a152b7b36/fla_core-0.5.0-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "google_api_core-2.44.0-py3-none-any.whl", "project": "google-api-core", "sha256": "8cb9ad8af28de9bc75121686d69b697ce0937e21fad2ad80c9a7e89f22b26e1f", "url": "https://files.pythonhosted.org/packages/c9/73/4068d4b123d206f42e44d476b6ed4de773d81efc4e88101ff82e318b9a7a/google_api_core-2.44.0-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "google_auth-2.63.0-py3-none-any.whl", "project": "google-auth", "sha256": "cbc065325f67511946d1a66672e4f47e71ed162ef1abd2bb8404ceec407c86ba", "url": "https://files.pythonhosted.org/packages/5e/78/1c31250140faba4206c557b2bb16e8b1f1e42202864f0dbe0a8f4bc8dab2/google_auth-2.63.0-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "hf_transfer-0.1.9-cp38-abi3-manylinux_2_17_aarch64.manylinux2014_aarch64.whl", "project": "hf-transfer", "sha256": "8fd0167c4407a3bc4cdd0307e65ada2294ec04f1813d8a69a5243e379b22e9d8", "url": "https://files.pythonhosted.org/packages/8e/a2/cd7885bc9959421065a6fae0fe67b6c55becdeda4e69b873e52976f9a9f0/hf_transfer-0.1.9-cp38-abi3-manylinux_2_17_aarch64.manylinux2014_aarch64.whl"},
+    {"index": "https://pypi.org/simple", "name": "hydra_core-1.3.8-py3-none-any.whl", "project": "hydra-core", "sha256": "d5f184c291691cba835c7f04bc4e36270ad88b1d7e394a3712f5af084c30b394", "url": "https://files.pythonhosted.org/packages/13/69/8e5cf7ad847538fc180fbd06e8442b8bede53ee4852458a16e24231395e9/hydra_core-1.3.8-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "importlib_metadata-10.2.0-py3-none-any.whl", "project": "importlib-metadata", "sha256": "c7a4bf1c7479601f6b8e437cfc14f4f77028ba62a8f34ae95cd93d9774dfba51", "url": "https://files.pythonhosted.org/packages/7f/61/0c0fae37eb561d8fddb788cbae0f227051628d70d67498a8a116c1f547d7/importlib_metadata-10.2.0-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "lazy_importer-0.1.0-py3-none-any.whl", "project": "lazy-importer", "sha256": "bd93fab7bef18e842eea02b839410954d37889140dc64ca4d9680aec6880c739", "url": "https://files.pythonhosted.org/packages/0a/28/7ded071d0975dcc6d5d106ffbf7b3ca420f7caa3b8a235fa604b6e37032a/lazy_importer-0.1.0-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "mathruler-0.1.0-py3-none-any.whl", "project": "mathruler", "sha256": "e8ce0d9e07e892bf971fbff5e6eee330f6a66fd022666c99828a0000c788079f", "url": "https://files.pythonhosted.org/packages/54/a5/91d16d65b66251c2423bfedb9219c2e803f11d91af9bfba75f05ddc33bfb/mathruler-0.1.0-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "multiprocess-0.70.19-py312-none-any.whl", "project": "multiprocess", "sha256": "3a56c0e85dd5025161bac5ce138dcac1e49174c7d8e74596537e729fd5c53c28", "url": "https://files.pythonhosted.org/packages/71/70/38998b950a97ea279e6bd657575d22d1a2047256caf707d9a10fbce4f065/multiprocess-0.70.19-py312-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "objprint-0.3.0-py3-none-any.whl", "project": "objprint", "sha256": "489083bfc8baf0526f8fd6af74673799511532636f0ce4141133255ded773405", "url": "https://files.pythonhosted.org/packages/ec/af/572825252f16f36eeecbc8e3b721913d2640d69b984fdb8907aa8b4b0975/objprint-0.3.0-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "omegaconf-2.3.1-py3-none-any.whl", "project": "omegaconf", "sha256": "3d701d14e9a8828f1edd28bb70b725908b34277cdd72cf7d6a83f94dadc6b6a0", "url": "https://files.pythonhosted.org/packages/a4/0e/152509871bf30df6fc38569f52a2db9b55dd41aae957adae50a053ac7778/omegaconf-2.3.1-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "opencensus-0.11.4-py2.py3-none-any.whl", "project": "opencensus", "sha256": "a18487ce68bc19900336e0ff4655c5a116daf10c1b3685ece8d971bddad6a864", "url": "https://files.pythonhosted.org/packages/b5/ed/9fbdeb23a09e430d87b7d72d430484b88184633dc50f6bfb792354b6f661/opencensus-0.11.4-py2.py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "opencensus_context-0.1.3-py2.py3-none-any.whl", "project": "opencensus-context", "sha256": "073bb0590007af276853009fac7e4bab1d523c3f03baf4cb4511ca38967c6039", "url": "https://files.pythonhosted.org/packages/10/68/162c97ea78c957d68ecf78a5c5041d2e25bd5562bdf5d89a6cbf7f8429bf/opencensus_context-0.1.3-py2.py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "opentelemetry_exporter_prometheus-0.66b2-py3-none-any.whl", "project": "opentelemetry-exporter-prometheus", "sha256": "b73998788aa30bec3bfe20fae312650878adb59f6563ed8bf37c188cb450a189", "url": "https://files.pythonhosted.org/packages/b3/ec/91617f3e9bbe50487fd899a9efee4d111eabc3c61b66c2ef3ecf0aaba68e/opentelemetry_exporter_prometheus-0.66b2-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "orjson-3.13.0-cp312-cp312-manylinux_2_17_aarch64.manylinux2014_aarch64.whl", "project": "orjson", "sha256": "ae1d895cf7bbfd50ef34bb63bb727b14514f259f3e3f8dd010783bd38e864c6e", "url": "https://files.pythonhosted.org/packages/46/07/5d1a151bc11600434fe799e73abfc6a4d463d02e149a20e47c59d3a985ae/orjson-3.13.0-cp312-cp312-manylinux_2_17_aarch64.manylinux2014_aarch64.whl"},
+    {"index": "https://pypi.org/simple", "name": "peft-0.21.2-py3-none-any.whl", "project": "peft", "sha256": "106ab6077ff72c54d21577f9af5970e34bac7582cb14209f7b2b511e322a4eae", "url": "https://files.pythonhosted.org/packages/70/0b/59441cdbfdd342ed03c08af90a2fe16173f0cd48ab219f523b39ca059a79/peft-0.21.2-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "platformdirs-4.14.9-py3-none-any.whl", "project": "platformdirs", "sha256": "d0d3a23e7ff282cfa94b77f5a22b81030dcb68ba0430f90c74f4bd8d090782ea", "url": "https://files.pythonhosted.org/packages/3b/e7/fc53dfd2f9469cce9be9c58385bdcdb5087e790c135c9dadd4cc8401bb3d/platformdirs-4.14.9-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "proto_plus-1.29.0-py3-none-any.whl", "project": "proto-plus", "sha256": "8acd070469a7aaf43f440b022ef9757c8cac1a9f866e933f59ae98669ddc6c8b", "url": "https://files.pythonhosted.org/packages/b1/05/a3ef5b1161498e7b5a2a60288a9cf41b9149e94555423a43ec536737ac1a/proto_plus-1.29.0-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "py_spy-0.4.3-py2.py3-none-manylinux2014_aarch64.manylinux_2_17_aarch64.whl", "project": "py-spy", "sha256": "bbcec46930d464b3bfc142d6d02ade4dd8ad5627823263b3eff0280e80c7c132", "url": "https://files.pythonhosted.org/packages/60/c3/c9384da6992d64e0dffab551cda3d1e990de1a2685fcfcc16fc8e5a98b18/py_spy-0.4.3-py2.py3-none-manylinux2014_aarch64.manylinux_2_17_aarch64.whl"},
+    {"index": "https://pypi.org/simple", "name": "pyarrow-24.0.0-cp312-cp312-manylinux_2_28_aarch64.whl", "project": "pyarrow", "sha256": "1617043b99bd33e5318ae18eb2919af09c71322ef1ca46566cdafc6e6712fb66", "url": "https://files.pythonhosted.org/packages/7c/3b/926382efe8ce27ba729071d3566ade6dfb86bdf112f366000196b2f5780a/pyarrow-24.0.0-cp312-cp312-manylinux_2_28_aarch64.whl"},
+    {"index": "https://pypi.org/simple", "name": "pyasn1-0.6.5-py3-none-any.whl", "project": "pyasn1", "sha256": "4017b0fce125096b8573b39c989fdb1a4b19cf761e683398184550fea0e66587", "url": "https://files.pythonhosted.org/packages/19/1f/3eefd5c84c35cae44549ce1c7f7e58f7945b34f5a6bce07a135438522073/pyasn1-0.6.5-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "pyasn1_modules-0.4.2-py3-none-any.whl", "project": "pyasn1-modules", "sha256": "29253a9207ce32b64c3ac6600edc75368f98473906e8fd1043bd6b5b1de2c14a", "url": "https://files.pythonhosted.org/packages/47/8d/d529b5d697919ba8c11ad626e835d4039be708a35b0d22de83a269a6682c/pyasn1_modules-0.4.2-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "pylatexenc-2.11-py2.py3-none-any.whl", "project": "pylatexenc", "sha256": "e78e7391d6c104f1ed150e21cfaa58016cdb50aa54406a2eecb793649ffdfdd0", "url": "https://files.pythonhosted.org/packages/e7/06/3d67bd912ef337aa4856b466121d03f304aa1bb4d804f9298b6227cd227e/pylatexenc-2.11-py2.py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "python_discovery-1.9.6-py3-none-any.whl", "project": "python-discovery", "sha256": "93b10b90363d4151964cdeee2ec6601f3041b17fc2b253a1c3da7d6e7ddd8337", "url": "https://files.pythonhosted.org/packages/c4/34/65e66e8c384dc08f0e58c474587c05c4bc952f60facd8a15e80748118bd1/python_discovery-1.9.6-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "pyvers-0.1.0-py3-none-any.whl", "project": "pyvers", "sha256": "065249805ae537ddf9a2d1a8dffc6d0a12474a347d2eaa2f35ebdae92c0c8199", "url": "https://files.pythonhosted.org/packages/7f/39/c5432f541e6ea1d616dfd6ef42ce02792f7eb42dd44f5ed4439dbe17a58b/pyvers-0.1.0-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "qwen_vl_utils-0.0.14-py3-none-any.whl", "project": "qwen-vl-utils", "sha256": "5e28657bfd031e56bd447c5901b58ddfc3835285ed100f4c56580e0ade054e96", "url": "https://files.pythonhosted.org/packages/c4/43/80f67e0336cb2fc725f8e06f7fe35c1d0fe946f4d2b8b2175e797e07349e/qwen_vl_utils-0.0.14-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "ray-2.60.0-cp312-cp312-manylinux2014_aarch64.whl", "project": "ray", "sha256": "0f08c7af063583b68be55feab90dd056255d4d689a37e67bc94fcad79800a29e", "url": "https://files.pythonhosted.org/packages/0c/2f/ad412121fb12943a81a7e428a5a5d2031f6bc27ba0ec0194e2932191c7b9/ray-2.60.0-cp312-cp312-manylinux2014_aarch64.whl"},
+    {"index": "https://pypi.org/simple", "name": "smart_open-9.0.4-py3-none-any.whl", "project": "smart-open", "sha256": "a0194ca29b392127c0cfc51183e0d9492ca129be91169250996c307ef293d80c", "url": "https://files.pythonhosted.org/packages/6f/af/62ef87f267e9f5aeed76392d3d25d5a1a36893743e67fb727b61fff6994b/smart_open-9.0.4-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "tensordict-0.10.0-cp312-cp312-manylinux_2_28_aarch64.whl", "project": "tensordict", "sha256": "6a6ba462cc4c04299eb3746e8994df4a625706e60e2dfb88cc5f9513b6cbad2f", "url": "https://files.pythonhosted.org/packages/9e/88/2c1bf6c1abdc4d0bfcbdda2d1a5b19c7a9540f67ff6d20fe08d328d78305/tensordict-0.10.0-cp312-cp312-manylinux_2_28_aarch64.whl"},
+    {"index": "https://pypi.org/simple", "name": "torchdata-0.11.0-py3-none-any.whl", "project": "torchdata", "sha256": "52b940fbbe0e00fb21cabddf528449d1bec5bfb0d0823b7487b15f951658ee33", "url": "https://files.pythonhosted.org/packages/95/d4/af694ef718aedbe95a72760ab9ff7a6a7a44ace2d7f70c27bfeb67c5c503/torchdata-0.11.0-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "transferqueue-0.1.11-py3-none-any.whl", "project": "transferqueue", "sha256": "dfc5adb71e55732bb239f964d8e7fecea6eeaa66d9bdbdcc0b12ffe9a3b0c120", "url": "https://files.pythonhosted.org/packages/c4/67/52d95539c77597772ba4c3800faf13f5894568e60791fc45a7275f69039b/transferqueue-0.1.11-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "virtualenv-21.14.5-py3-none-any.whl", "project": "virtualenv", "sha256": "b0651e0174982bba17cc6f0aaa2ef496730cb85a3f35eb5d1119d1c904f7d1da", "url": "https://files.pythonhosted.org/packages/df/93/084f10ebbecdedf7902ed68fbecc903f0e9c5742155bfffb05eccbc071da/virtualenv-21.14.5-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "wandb-0.31.0-py3-none-manylinux_2_28_aarch64.whl", "project": "wandb", "sha256": "0cbd8986ca56115897defcfd8ad8def1a871b99d1e8bde4f106633dc9969b7a3", "url": "https://files.pythonhosted.org/packages/e3/c8/aa5e7ab3d947928d8a41e676d519e3fd37e7bf467ae72261fcb0823199db/wandb-0.31.0-py3-none-manylinux_2_28_aarch64.whl"},
+    {"index": "https://pypi.org/simple", "name": "wrapt-2.5.2-cp312-cp312-manylinux2014_aarch64.manylinux_2_17_aarch64.manylinux_2_28_aarch64.whl", "project": "wrapt", "sha256": "d108bd98ab2c5ccbf55cf2154e0a73341df930030df2e01ee35d71a44a99d3ad", "url": "https://files.pythonhosted.org/packages/c7/28/2189571e711ab31cb7f682c739d05f033ae0e83e12eb4d5d21473ca2cd1a/wrapt-2.5.2-cp312-cp312-manylinux2014_aarch64.manylinux_2_17_aarch64.manylinux_2_28_aarch64.whl"},
+    {"index": "https://pypi.org/simple", "name": "xxhash-4.1.0-cp312-cp312-manylinux2014_aarch64.manylinux_2_17_aarch64.manylinux_2_28_aarch64.whl", "project": "xxhash", "sha256": "09b78ce392272a9d121feb2fe6cb48d9538aa882bf8210485da4623e408b5b86", "url": "https://files.pythonhosted.org/packages/97/94/8c4de193778d71760d5be11e97fa9d0242c783ddecb4df1bea61b25fd298/xxhash-4.1.0-cp312-cp312-manylinux2014_aarch64.manylinux_2_17_aarch64.manylinux_2_28_aarch64.whl"},
+    {"index": "https://pypi.org/simple", "name": "zipp-4.1.2-py3-none-any.whl", "project": "zipp", "sha256": "b30cb6cd253122169c47de245ca24a86bac2a5d3802ba15bf7ba6414eb9e144d", "url": "https://files.pythonhosted.org/packages/b8/44/7bd2007260da11cccca29ba2d4c345f1287aa663db38ee7cefeabf6386a5/zipp-4.1.2-py3-none-any.whl"}
+   ],
+   "sources": {"apt_build": [], "compile": true, "items": [], "soc_version": "ascend910_9392"}},
+  {"slug": "4-app/pins",
+   "requirements": [
+    "flash-linear-attention==0.5.0 --hash=sha256:92e64e989ed34355c1f838232597b2e39783ee0494ada3199b58e156aa1d8eb8",
+    "mbridge==0.15.1 --hash=sha256:5c7c007c2eb13bb2d0ce9bd6b313537024d0a7fad52179ff367635eafe5cd4cd",
+    "transformers==5.10.4 --hash=sha256:8c5b99b141b53619435a76629b0284f04d27ff46d788b463fc0ecb23b8ff130e",
+    "verl==0.9.1 --hash=sha256:db6e6f2a8d9d5808d9ec32d357a42319fdc6967df688ff9d9810050f49bfdd14",
+    "viztracer==1.1.1 --hash=sha256:e957e8d306f3ee496b04579f90ef79a7222b7d019c627ec5720ed6e62b539d5e"
+   ],
+   "files": [
+    {"index": "https://pypi.org/simple", "name": "flash_linear_attention-0.5.0-py3-none-any.whl", "project": "flash-linear-attention", "sha256": "92e64e989ed34355c1f838232597b2e39783ee0494ada3199b58e156aa1d8eb8", "url": "https://files.pythonhosted.org/packages/cc/16/7736db08806981562c728f32ea1dcb4565948fa9faffdbf4ffbf72522fbf/flash_linear_attention-0.5.0-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "mbridge-0.15.1-py3-none-any.whl", "project": "mbridge", "sha256": "5c7c007c2eb13bb2d0ce9bd6b313537024d0a7fad52179ff367635eafe5cd4cd", "url": "https://files.pythonhosted.org/packages/51/dc/8208746f41ff08d0b6eb8c261569d57af97648ee0d1631ea273e68c627dc/mbridge-0.15.1-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "transformers-5.10.4-py3-none-any.whl", "project": "transformers", "sha256": "8c5b99b141b53619435a76629b0284f04d27ff46d788b463fc0ecb23b8ff130e", "url": "https://files.pythonhosted.org/packages/d7/f1/d66881f28d3e64002a21d043c7c8db306c0ad5a711c85337ff551bfbc040/transformers-5.10.4-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "verl-0.9.1-py3-none-any.whl", "project": "verl", "sha256": "db6e6f2a8d9d5808d9ec32d357a42319fdc6967df688ff9d9810050f49bfdd14", "url": "https://files.pythonhosted.org/packages/16/aa/e17148c766467a63f527f2da971321074b9b96773b43c398ff96b9a795ab/verl-0.9.1-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "viztracer-1.1.1-cp312-cp312-manylinux2014_aarch64.manylinux_2_17_aarch64.manylinux_2_28_aarch64.whl", "project": "viztracer", "sha256": "e957e8d306f3ee496b04579f90ef79a7222b7d019c627ec5720ed6e62b539d5e", "url": "https://files.pythonhosted.org/packages/25/af/3b763b4f33ae893a3f290bb55fd64370dee3e1f827771c0c901ab69558b2/viztracer-1.1.1-cp312-cp312-manylinux2014_aarch64.manylinux_2_17_aarch64.manylinux_2_28_aarch64.whl"}
+   ],
+   "sources": {"apt_build": [], "compile": false, "items": [], "soc_version": "ascend910_9392"}}
+ ]
+}
+PLAN

@@ -1,0 +1,646 @@
+#!/usr/bin/env bash
+# GENERATED FILE: do not edit. Rendered from pins.yaml and images/npu-sglang-a3/pylock.linux-arm64.toml by templates/install.sh.j2;
+# change those and run `make render` (or `python build.py render`).
+#
+# Installs on this host, without a container, what the image npu-sglang-a3 installs for linux/arm64
+# (npu, SoC ascend910_9392, python 3.11): the same locked files tier by tier with
+# pip --require-hashes, the same git commits and patches, and an activation file with the image's ENV.
+#
+#   images/npu-sglang-a3/install.linux-arm64.sh [--venv DIR] [--wheelhouse DIR] [--cache DIR] [--python PYTHON]
+#                                [--system-packages] [--system-python]
+#
+#   --venv DIR         where to install: a new venv is created there, or an existing venv or conda
+#                      environment of python 3.11 is installed into
+#                      (default: ${XDG_DATA_HOME:-~/.local/share}/verl-ascend/npu-sglang-a3-aarch64)
+#   --wheelhouse DIR   install offline from DIR, which `python build.py wheelhouse npu-sglang-a3 --platform linux/arm64
+#                      --out DIR` fills on a machine with network (every file is checked against the lock
+#                      before anything is installed); without it files are downloaded from their index
+#   --cache DIR        where downloads and checked-out sources go (default: ${XDG_CACHE_HOME:-~/.cache}/verl-ascend)
+#   --python PYTHON    the interpreter a new venv is made from (default: python3 if it is python 3.11, else
+#                      python3.11)
+#   --system-packages  install the image's missing system packages with apt-get first (Debian/Ubuntu, as root)
+#   --system-python    allow --venv to be a python that is no venv or conda environment (never done otherwise)
+#
+# Run it from a checkout of this repository: the install itself is baremetal/host_install.py, which runs
+# installer/install_tier.py, payload/bin/apply_patches.py, payload/bin/fetch_source.py and installer/verify.py
+# from this checkout, as the image build does. A second run changes nothing; a failed run resumes at the
+# part that failed.
+set -euo pipefail
+
+IMAGE=npu-sglang-a3
+PLATFORM=linux/arm64
+ARCH=aarch64
+PYTHON_VERSION=3.11
+GLIBC=2.35
+CANN_VERSION=8.5.0
+SYSTEM_PACKAGES=(ca-certificates libnuma1 libibverbs1 libcurl4 gcc g++ make git libnuma-dev pkg-config)
+ENV_SCRIPTS=(/usr/local/Ascend/ascend-toolkit/set_env.sh /usr/local/Ascend/nnal/atb/set_env.sh)
+
+say() { echo "install.sh: $*"; }
+fail() { echo "install.sh: $*" >&2; exit 1; }
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+root=$(cd "$here/../.." && pwd)
+venv=${XDG_DATA_HOME:-$HOME/.local/share}/verl-ascend/$IMAGE-$ARCH
+cache=${XDG_CACHE_HOME:-$HOME/.cache}/verl-ascend
+wheelhouse=
+python=
+system_packages=0
+system_python=0
+while [ $# -gt 0 ]; do
+    case $1 in
+        --venv) venv=${2:?--venv needs a directory}; shift 2 ;;
+        --wheelhouse) wheelhouse=${2:?--wheelhouse needs a directory}; shift 2 ;;
+        --cache) cache=${2:?--cache needs a directory}; shift 2 ;;
+        --python) python=${2:?--python needs an interpreter}; shift 2 ;;
+        --system-packages) system_packages=1; shift ;;
+        --system-python) system_python=1; shift ;;
+        -h|--help) sed -n '2,/^set -euo/p' "${BASH_SOURCE[0]}" | sed '$d'; exit 0 ;;
+        *) fail "unknown option $1 (see --help)" ;;
+    esac
+done
+
+# ---------------------------------------------------------------- the host: what the image's base pins
+have_arch=$(uname -m)
+[ "$have_arch" = "$ARCH" ] || fail "this host is $have_arch; this script installs $IMAGE for $PLATFORM: run install.linux-*.sh for $have_arch from images/$IMAGE/"
+have_glibc=$(getconf GNU_LIBC_VERSION 2>/dev/null | awk '{print $2}')
+[ -n "$have_glibc" ] || fail "cannot read the glibc version (getconf GNU_LIBC_VERSION): $IMAGE's wheels need glibc >= $GLIBC"
+[ "$(printf '%s\n' "$GLIBC" "$have_glibc" | sort -V | head -n1)" = "$GLIBC" ] \
+    || fail "glibc $have_glibc is older than $GLIBC, which $IMAGE's locked wheels are built for: use a host with glibc >= $GLIBC, or the container image"
+
+missing=()
+if command -v dpkg-query >/dev/null; then
+    for package in "${SYSTEM_PACKAGES[@]}"; do
+        dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
+    done
+elif [ "${SYSTEM_PACKAGES[*]}" != "" ]; then
+    say "not a Debian/Ubuntu host: make sure the equivalents of these packages are installed: ${SYSTEM_PACKAGES[*]}"
+fi
+if [ "${missing[*]}" != "" ]; then
+    [ "$system_packages" = 1 ] || fail "missing system packages: ${missing[*]}: run \`apt-get install -y --no-install-recommends ${missing[*]}\` as root, or pass --system-packages"
+    [ "$(id -u)" = 0 ] || fail "--system-packages needs root to install ${missing[*]}"
+    say "installing system packages: ${missing[*]}"
+    apt-get update -q
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}"
+fi
+
+if [ -x "$venv/bin/python" ]; then
+    python=$venv/bin/python
+elif [ -z "$python" ]; then
+    # python3 first: the image makes its venv with it, and the venv's scripts name it in their first line
+    for candidate in python3 "python$PYTHON_VERSION"; do
+        found=$(command -v "$candidate" || true)
+        if [ -n "$found" ] && [ "$("$found" -c 'import sys; print("%d.%d" % sys.version_info[:2])' 2>/dev/null)" = "$PYTHON_VERSION" ]; then
+            python=$found
+            break
+        fi
+    done
+    python=${python:-$(command -v python3 || true)}
+fi
+[ -n "$python" ] || fail "no python $PYTHON_VERSION found: install python$PYTHON_VERSION (with its venv module), or pass --python"
+have_python=$("$python" -c 'import sys; print("%d.%d" % sys.version_info[:2])' 2>/dev/null) \
+    || fail "$python does not run: pass --python with a python $PYTHON_VERSION interpreter"
+[ "$have_python" = "$PYTHON_VERSION" ] \
+    || fail "$python is python $have_python; $IMAGE is built for python $PYTHON_VERSION: pass --python with a python $PYTHON_VERSION, or a --venv of that python"
+
+if [ -n "$CANN_VERSION" ]; then
+    toolkit=${ASCEND_TOOLKIT_HOME:-/usr/local/Ascend/ascend-toolkit/latest}
+    have_cann=$(find "$toolkit/" -maxdepth 3 \( -name ascend_toolkit_install.info -o -name version.info \) -exec grep -h '^version=' {} + 2>/dev/null | head -n1 | cut -d= -f2)
+    [ -n "$have_cann" ] || fail "no CANN toolkit at $toolkit: install CANN $CANN_VERSION (toolkit and NNAL) or set ASCEND_TOOLKIT_HOME"
+    case $have_cann in
+        "$CANN_VERSION"*) ;;
+        *) fail "CANN $have_cann is installed at $toolkit; $IMAGE pins CANN $CANN_VERSION: install CANN $CANN_VERSION, or use the script of an image built on CANN $have_cann" ;;
+    esac
+    for script in "${ENV_SCRIPTS[@]}"; do
+        [ -f "$script" ] || fail "$script is missing: install CANN $CANN_VERSION's toolkit and NNAL (ATB), whose set_env scripts the image sources"
+    done
+fi
+[ -f "$root/baremetal/host_install.py" ] || fail "run this script from a checkout of the repository (no baremetal/ next to images/)"
+say "host: $have_arch, glibc $have_glibc, python $have_python ($python)${CANN_VERSION:+, CANN $CANN_VERSION}"
+
+# ---------------------------------------------------------------- the install, from the plan below
+args=(--repo "$root" --venv "$venv" --cache "$cache")
+[ -z "$wheelhouse" ] || args+=(--wheelhouse "$wheelhouse")
+[ "$system_python" = 0 ] || args+=(--system-python)
+"$python" "$root/baremetal/host_install.py" "${args[@]}" <<'PLAN'
+{
+ "format": 1,
+ "image": "npu-sglang-a3",
+ "platform": "linux/arm64",
+ "lock_inputs": "fff168b70bbf0540c29f7f5b98a74f3fce3cb6a7829dce1c7173acdd03aea828",
+ "python": "3.11",
+ "device": "npu",
+ "system_site_packages": true,
+ "image_venv": "/opt/venv",
+ "env_scripts": ["/usr/local/Ascend/ascend-toolkit/set_env.sh", "/usr/local/Ascend/nnal/atb/set_env.sh"],
+ "env": [["DEBIAN_FRONTEND", "noninteractive"], ["LANG", "C.UTF-8"], ["PIP_NO_CACHE_DIR", "1"], ["PIP_DISABLE_PIP_VERSION_CHECK", "1"], ["VIRTUAL_ENV", "/opt/venv"], ["PATH", "/opt/venv/bin:$PATH"], ["PYTHONUNBUFFERED", "1"], ["VERL_USE_EXTERNAL_MODULES", "mindspeed.megatron_adaptor"]],
+ "patches": [{"diff": "mbridge-dequant-device.diff", "file": "mbridge/models/ext/deepseek_v3/dequant_fp8_safetensor_io.py", "name": "mbridge-dequant-device", "package": "mbridge", "sha256": "485085d84c9f7dfc49641f70393e008d210da92e4ed6eefa0dd83b4b3c90679e"}],
+ "pins": {"base": {"image": "quay.io/ascend/cann", "name": "cann-8.5.0-a3", "source": "image", "tag": "8.5.0-a3-ubuntu22.04-py3.11"}, "cann_version": "8.5.0", "constraints": [{"dist": "numpy", "name": "numpy-npu", "source": "pypi", "version": "1.26.0"}, {"dist": "pandas", "name": "pandas-npu", "source": "pypi", "version": "2.3.3"}, {"dist": "scipy", "name": "scipy-npu", "source": "pypi", "version": "1.16.3"}], "device": "npu", "env": {"VERL_USE_EXTERNAL_MODULES": "mindspeed.megatron_adaptor"}, "image": "npu-sglang-a3", "mounted_libraries": ["libascend_hal.so", "libdrvdsmi_host.so", "libdcmi.so"], "overrides": ["numpy", "transformers"], "patches": [{"diff": "mbridge-dequant-device.diff", "file": "mbridge/models/ext/deepseek_v3/dequant_fp8_safetensor_io.py", "name": "mbridge-dequant-device", "package": "mbridge", "sha256": "485085d84c9f7dfc49641f70393e008d210da92e4ed6eefa0dd83b4b3c90679e"}], "platforms": ["linux/arm64", "linux/amd64"], "python": "3.11", "repository": "verl-ascend", "soc_version": "ascend910_9392", "stack": {"bridge": [{"dist": "mbridge", "name": "mbridge", "source": "pypi", "version": "0.15.1"}], "megatron": [{"branch": "core_r0.16.0", "commit": "ddc0d6774783b032ddceacc5714e653651daecb9", "dist": "megatron-core", "name": "megatron-lm", "repo": "https://github.com/NVIDIA/Megatron-LM.git", "source": "git"}], "mindspeed": [{"branch": "core_r0.16.0", "commit": "e4772499f7eb9fa9a68919dd1eaddef00e915b2d", "dist": "mindspeed", "name": "mindspeed", "repo": "https://github.com/Ascend/MindSpeed.git", "source": "git"}], "mooncake": [{"dist": "mooncake-transfer-engine-npu", "name": "mooncake-npu", "source": "pypi", "version": "0.3.11.post1"}], "sgl_kernel": [{"name": "sgl-kernel-npu-a3", "source": "archive", "version": "2026.02.01", "wheels": ["torch-memory-saver", "sgl-kernel-npu", "deep-ep"]}], "sglang": [{"commit": "1519acf37c23f2189adb93f57ca9cd2db1bebf18", "dist": "sglang", "extras": ["all_npu"], "name": "sglang", "repo": "https://github.com/sgl-project/sglang.git", "source": "git", "tag": "v0.5.10", "version": "0.5.10"}], "tools": [{"dist": "setuptools", "name": "setuptools", "source": "pypi", "version": "80.10.2"}], "torch": [{"dist": "torch", "name": "torch-sglang", "source": "pypi", "version": "2.8.0"}], "torch_npu": [{"dist": "torch-npu", "name": "torch_npu-sglang", "source": "pypi", "version": "2.8.0.post2"}], "torchvision": [{"dist": "torchvision", "name": "torchvision-sglang", "source": "pypi", "version": "0.23.0"}], "transformers": [{"dist": "transformers", "name": "transformers", "source": "pypi", "version": "5.10.4"}], "triton_ascend": [{"dist": "triton-ascend", "name": "triton-ascend", "source": "pypi", "version": "3.2.2"}], "verl": [{"dist": "verl", "name": "verl-npu", "source": "pypi", "version": "0.9.1"}]}, "tag": "cann8.5.0-a3-sglang-py3.11-torch2.8.0", "without": ["timm", "triton"]},
+ "parts": [
+  {"slug": "1-tools/deps",
+   "requirements": [
+    "packaging==25.0 --hash=sha256:29572ef2b1f17581046b3a2227d5c611fb25ec70ca1ba8554b24b0e69331a484",
+    "setuptools-scm==10.2.1 --hash=sha256:b7c82f4102d389ee57dc66ccdb4f9b4bca3c40ba83b43f1f63d68ccd72db2580",
+    "vcs-versioning==2.2.2 --hash=sha256:fe7fb216f8780a5516e7864a9333aacb1b70015b087a9be3918da76ef2760808",
+    "wheel==0.48.0 --hash=sha256:3217dcc807155e45db462d7ef2431f5ddda0d7273b700d05a67b271ceb1287ab"
+   ],
+   "files": [
+    {"index": "https://pypi.org/simple", "name": "packaging-25.0-py3-none-any.whl", "project": "packaging", "sha256": "29572ef2b1f17581046b3a2227d5c611fb25ec70ca1ba8554b24b0e69331a484", "url": "https://files.pythonhosted.org/packages/20/12/38679034af332785aac8774540895e234f4d07f7545804097de4b666afd8/packaging-25.0-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "setuptools_scm-10.2.1-py3-none-any.whl", "project": "setuptools-scm", "sha256": "b7c82f4102d389ee57dc66ccdb4f9b4bca3c40ba83b43f1f63d68ccd72db2580", "url": "https://files.pythonhosted.org/packages/c3/b4/02ac1d9833b882c87b3a4e82703e70eac4ab33d0d15fb123e60bb01f3bc1/setuptools_scm-10.2.1-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "vcs_versioning-2.2.2-py3-none-any.whl", "project": "vcs-versioning", "sha256": "fe7fb216f8780a5516e7864a9333aacb1b70015b087a9be3918da76ef2760808", "url": "https://files.pythonhosted.org/packages/85/9e/1f06f4ddc3a74ccfe0877490caaf4a5233e65401160afc8cb13207815f5e/vcs_versioning-2.2.2-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "wheel-0.48.0-py3-none-any.whl", "project": "wheel", "sha256": "3217dcc807155e45db462d7ef2431f5ddda0d7273b700d05a67b271ceb1287ab", "url": "https://files.pythonhosted.org/packages/2e/29/69cfbb602cd91690c55d38ba9fe53e6a7e76a6fa647bf38f19c138d25449/wheel-0.48.0-py3-none-any.whl"}
+   ],
+   "sources": {"apt_build": [], "compile": false, "items": [], "soc_version": "ascend910_9392"}},
+  {"slug": "1-tools/pins",
+   "requirements": [
+    "setuptools==80.10.2 --hash=sha256:95b30ddfb717250edb492926c92b5221f7ef3fbcc2b07579bcd4a27da21d0173"
+   ],
+   "files": [
+    {"index": "https://pypi.org/simple", "name": "setuptools-80.10.2-py3-none-any.whl", "project": "setuptools", "sha256": "95b30ddfb717250edb492926c92b5221f7ef3fbcc2b07579bcd4a27da21d0173", "url": "https://files.pythonhosted.org/packages/94/b8/f1f62a5e3c0ad2ff1d189590bfa4c46b4f3b6e49cef6f26c6ee4e575394d/setuptools-80.10.2-py3-none-any.whl"}
+   ],
+   "sources": {"apt_build": [], "compile": false, "items": [], "soc_version": "ascend910_9392"}},
+  {"slug": "2-torch/deps",
+   "requirements": [
+    "aiohappyeyeballs==2.7.1 --hash=sha256:9243213661e29250eb41368e5daa826fc017156c3b8a11440826b2e3ed376472",
+    "aiohttp==3.14.5 --hash=sha256:32e8fa6644e541fcd7e02430588c7fc93b602c1778ea0bc345505db76b61cfb4",
+    "aiosignal==1.4.0 --hash=sha256:053243f8b92b990551949e63930a839ff0cf0b0ebbe0597b0f3fb19e1a0fe82e",
+    "attrs==26.1.0 --hash=sha256:c647aa4a12dfbad9333ca4e71fe62ddc36f4e63b2d260a37a8b83d2f043ac309",
+    "filelock==4.3.2 --hash=sha256:02a8801bc6b2a80921bf3d7895c63084d53bae2a3c86783adce5ae2b89a1825b",
+    "frozenlist==1.8.0 --hash=sha256:957e7c38f250991e48a9a73e6423db1bb9dd14e722a10f6b8bb8e16a0f55f695",
+    "fsspec==2026.6.0 --hash=sha256:02e0b71817df9b2169dc30a16832045764def1191b43dcff5bb85bdee212d2a1",
+    "idna==3.20 --hash=sha256:ab7ae7122974553370f0bdb919e1a960b2cd1bc1ef0276416d896db81c14582c",
+    "jinja2==3.1.6 --hash=sha256:85ece4451f492d0c13c5dd7c13a64681a86afae63a5f347908daf103ce6d2f67",
+    "markupsafe==3.0.4 --hash=sha256:849dd2bb0e5e4ab2b71c7191726a4a8d5aa8a610daa584728cbee0b710ddc4ef",
+    "mpmath==1.3.0 --hash=sha256:a0b2b9fe80bbcd81a6647ff13108738cfb482d481d826cc0e02f5b35e5c88d2c",
+    "multidict==7.2.1 --hash=sha256:295a15ccb8cfde9351dd6062b80af4e839460636b3c46813b4aa443905ded86a",
+    "networkx==3.6.1 --hash=sha256:d47fbf302e7d9cbbb9e2555a0d267983d2aa476bac30e90dfbe5669bd57f3762",
+    "numpy==1.26.0 --hash=sha256:8c6adc33561bd1d46f81131d5352348350fc23df4d742bb246cdfca606ea1208",
+    "pillow==11.3.0 --hash=sha256:643f189248837533073c405ec2f0bb250ba54598cf80e8c1e043381a60632f58",
+    "propcache==0.5.4 --hash=sha256:62530ca89187827e4a4fe733f971abe81a7542eeea48ff61995f19b64d7199c8",
+    "sympy==1.14.0 --hash=sha256:e091cc3e99d2141a0ba2847328f5479b05d94a6635cb96148ccb3f34671bd8f5",
+    "typing-extensions==4.16.0 --hash=sha256:481caa481374e813c1b176ada14e97f1f67a4539ce9cfeb3f350d78d6370c2e8",
+    "yarl==1.25.1 --hash=sha256:acae6b45d1ace09b6ba3876da43b88366ef368f73b988c7f57e14231753d4420"
+   ],
+   "files": [
+    {"index": "https://pypi.org/simple", "name": "aiohappyeyeballs-2.7.1-py3-none-any.whl", "project": "aiohappyeyeballs", "sha256": "9243213661e29250eb41368e5daa826fc017156c3b8a11440826b2e3ed376472", "url": "https://files.pythonhosted.org/packages/71/43/1947f06babed6b3f1d7f38b0c767f52df66bfb2bc10b468c4a7de9eceff2/aiohappyeyeballs-2.7.1-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "aiohttp-3.14.5-cp311-cp311-manylinux2014_aarch64.manylinux_2_17_aarch64.manylinux_2_28_aarch64.whl", "project": "aiohttp", "sha256": "32e8fa6644e541fcd7e02430588c7fc93b602c1778ea0bc345505db76b61cfb4", "url": "https://files.pythonhosted.org/packages/8f/b8/dd9b95c5c20ceae1b47738e656bd79e9883e3117a9cc8b143901eb604e9a/aiohttp-3.14.5-cp311-cp311-manylinux2014_aarch64.manylinux_2_17_aarch64.manylinux_2_28_aarch64.whl"},
+    {"index": "https://pypi.org/simple", "name": "aiosignal-1.4.0-py3-none-any.whl", "project": "aiosignal", "sha256": "053243f8b92b990551949e63930a839ff0cf0b0ebbe0597b0f3fb19e1a0fe82e", "url": "https://files.pythonhosted.org/packages/fb/76/641ae371508676492379f16e2fa48f4e2c11741bd63c48be4b12a6b09cba/aiosignal-1.4.0-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "attrs-26.1.0-py3-none-any.whl", "project": "attrs", "sha256": "c647aa4a12dfbad9333ca4e71fe62ddc36f4e63b2d260a37a8b83d2f043ac309", "url": "https://files.pythonhosted.org/packages/64/b4/17d4b0b2a2dc85a6df63d1157e028ed19f90d4cd97c36717afef2bc2f395/attrs-26.1.0-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "filelock-4.3.2-py3-none-any.whl", "project": "filelock", "sha256": "02a8801bc6b2a80921bf3d7895c63084d53bae2a3c86783adce5ae2b89a1825b", "url": "https://files.pythonhosted.org/packages/d7/4f/6429bb372197194e65bb33885cd112c7008c2b9cf7496285874aa274e506/filelock-4.3.2-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "frozenlist-1.8.0-cp311-cp311-manylinux2014_aarch64.manylinux_2_17_aarch64.manylinux_2_28_aarch64.whl", "project": "frozenlist", "sha256": "957e7c38f250991e48a9a73e6423db1bb9dd14e722a10f6b8bb8e16a0f55f695", "url": "https://files.pythonhosted.org/packages/45/7e/afe40eca3a2dc19b9904c0f5d7edfe82b5304cb831391edec0ac04af94c2/frozenlist-1.8.0-cp311-cp311-manylinux2014_aarch64.manylinux_2_17_aarch64.manylinux_2_28_aarch64.whl"},
+    {"index": "https://pypi.org/simple", "name": "fsspec-2026.6.0-py3-none-any.whl", "project": "fsspec", "sha256": "02e0b71817df9b2169dc30a16832045764def1191b43dcff5bb85bdee212d2a1", "url": "https://files.pythonhosted.org/packages/e5/22/4222d7ddf3da30f363edaa98e329c2bce6c65497c9cb2810931c8b2c0fbc/fsspec-2026.6.0-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "idna-3.20-py3-none-any.whl", "project": "idna", "sha256": "ab7ae7122974553370f0bdb919e1a960b2cd1bc1ef0276416d896db81c14582c", "url": "https://files.pythonhosted.org/packages/58/a2/bb081bab032533a855d44de1d56f8e8426114ff1ba5d1f07a438a0a654f8/idna-3.20-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "jinja2-3.1.6-py3-none-any.whl", "project": "jinja2", "sha256": "85ece4451f492d0c13c5dd7c13a64681a86afae63a5f347908daf103ce6d2f67", "url": "https://files.pythonhosted.org/packages/62/a1/3d680cbfd5f4b8f15abc1d571870c5fc3e594bb582bc3b64ea099db13e56/jinja2-3.1.6-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "markupsafe-3.0.4-cp311-cp311-manylinux2014_aarch64.manylinux_2_17_aarch64.manylinux_2_28_aarch64.whl", "project": "markupsafe", "sha256": "849dd2bb0e5e4ab2b71c7191726a4a8d5aa8a610daa584728cbee0b710ddc4ef", "url": "https://files.pythonhosted.org/packages/ca/3a/63ba10b6c1463216b3e4df669a9f0e5a3b0c3071557d2e8229e3968c79fb/markupsafe-3.0.4-cp311-cp311-manylinux2014_aarch64.manylinux_2_17_aarch64.manylinux_2_28_aarch64.whl"},
+    {"index": "https://pypi.org/simple", "name": "mpmath-1.3.0-py3-none-any.whl", "project": "mpmath", "sha256": "a0b2b9fe80bbcd81a6647ff13108738cfb482d481d826cc0e02f5b35e5c88d2c", "url": "https://files.pythonhosted.org/packages/43/e3/7d92a15f894aa0c9c4b49b8ee9ac9850d6e63b03c9c32c0367a13ae62209/mpmath-1.3.0-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "multidict-7.2.1-cp311-cp311-manylinux2014_aarch64.manylinux_2_17_aarch64.manylinux_2_28_aarch64.whl", "project": "multidict", "sha256": "295a15ccb8cfde9351dd6062b80af4e839460636b3c46813b4aa443905ded86a", "url": "https://files.pythonhosted.org/packages/8a/75/b8252bc6411f7f4b9649b83e143789b7bc1dda44f656b09ce74f894ca027/multidict-7.2.1-cp311-cp311-manylinux2014_aarch64.manylinux_2_17_aarch64.manylinux_2_28_aarch64.whl"},
+    {"index": "https://pypi.org/simple", "name": "networkx-3.6.1-py3-none-any.whl", "project": "networkx", "sha256": "d47fbf302e7d9cbbb9e2555a0d267983d2aa476bac30e90dfbe5669bd57f3762", "url": "https://files.pythonhosted.org/packages/9e/c9/b2622292ea83fbb4ec318f5b9ab867d0a28ab43c5717bb85b0a5f6b3b0a4/networkx-3.6.1-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "numpy-1.26.0-cp311-cp311-manylinux_2_17_aarch64.manylinux2014_aarch64.whl", "project": "numpy", "sha256": "8c6adc33561bd1d46f81131d5352348350fc23df4d742bb246cdfca606ea1208", "url": "https://files.pythonhosted.org/packages/a9/84/baf694be765d68c73f0f8a9d52151c339aed5f2d64205824a6f29021170c/numpy-1.26.0-cp311-cp311-manylinux_2_17_aarch64.manylinux2014_aarch64.whl"},
+    {"index": "https://pypi.org/simple", "name": "pillow-11.3.0-cp311-cp311-manylinux_2_27_aarch64.manylinux_2_28_aarch64.whl", "project": "pillow", "sha256": "643f189248837533073c405ec2f0bb250ba54598cf80e8c1e043381a60632f58", "url": "https://files.pythonhosted.org/packages/6e/db/839d6ba7fd38b51af641aa904e2960e7a5644d60ec754c046b7d2aee00e5/pillow-11.3.0-cp311-cp311-manylinux_2_27_aarch64.manylinux_2_28_aarch64.whl"},
+    {"index": "https://pypi.org/simple", "name": "propcache-0.5.4-cp311-cp311-manylinux2014_aarch64.manylinux_2_17_aarch64.manylinux_2_28_aarch64.whl", "project": "propcache", "sha256": "62530ca89187827e4a4fe733f971abe81a7542eeea48ff61995f19b64d7199c8", "url": "https://files.pythonhosted.org/packages/86/a8/7c6cd6bfead1a11f2e411e688640e6d26574cb0bde7dcaa7423b0b65ed7a/propcache-0.5.4-cp311-cp311-manylinux2014_aarch64.manylinux_2_17_aarch64.manylinux_2_28_aarch64.whl"},
+    {"index": "https://pypi.org/simple", "name": "sympy-1.14.0-py3-none-any.whl", "project": "sympy", "sha256": "e091cc3e99d2141a0ba2847328f5479b05d94a6635cb96148ccb3f34671bd8f5", "url": "https://files.pythonhosted.org/packages/a2/09/77d55d46fd61b4a135c444fc97158ef34a095e5681d0a6c10b75bf356191/sympy-1.14.0-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "typing_extensions-4.16.0-py3-none-any.whl", "project": "typing-extensions", "sha256": "481caa481374e813c1b176ada14e97f1f67a4539ce9cfeb3f350d78d6370c2e8", "url": "https://files.pythonhosted.org/packages/49/d3/b8441a820a491ddfc024b0b0cf0393375b75ea13866d9c66727e54c2fc80/typing_extensions-4.16.0-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "yarl-1.25.1-cp311-cp311-manylinux2014_aarch64.manylinux_2_17_aarch64.manylinux_2_28_aarch64.whl", "project": "yarl", "sha256": "acae6b45d1ace09b6ba3876da43b88366ef368f73b988c7f57e14231753d4420", "url": "https://files.pythonhosted.org/packages/f0/0b/5a516f70641092283f57cf3670bdb75e7327bcc0dcb5038697e4dfbfd569/yarl-1.25.1-cp311-cp311-manylinux2014_aarch64.manylinux_2_17_aarch64.manylinux_2_28_aarch64.whl"}
+   ],
+   "sources": {"apt_build": [], "compile": false, "items": [], "soc_version": "ascend910_9392"}},
+  {"slug": "2-torch/pins",
+   "requirements": [
+    "torch==2.8.0 --hash=sha256:220a06fd7af8b653c35d359dfe1aaf32f65aa85befa342629f716acb134b9710",
+    "torch-npu==2.8.0.post2 --hash=sha256:dc1f9526f0704bdb4f2b76d1706b14dcd35f8721f4fa08ef8cdf13af7c9051f9",
+    "torchvision==0.23.0 --hash=sha256:01dc33ee24c79148aee7cdbcf34ae8a3c9da1674a591e781577b716d233b1fa6"
+   ],
+   "files": [
+    {"index": "https://pypi.org/simple", "name": "torch-2.8.0-cp311-cp311-manylinux_2_28_aarch64.whl", "project": "torch", "sha256": "220a06fd7af8b653c35d359dfe1aaf32f65aa85befa342629f716acb134b9710", "url": "https://files.pythonhosted.org/packages/8f/c4/3e7a3887eba14e815e614db70b3b529112d1513d9dae6f4d43e373360b7f/torch-2.8.0-cp311-cp311-manylinux_2_28_aarch64.whl"},
+    {"index": "https://pypi.org/simple", "name": "torch_npu-2.8.0.post2-cp311-cp311-manylinux_2_28_aarch64.whl", "project": "torch-npu", "sha256": "dc1f9526f0704bdb4f2b76d1706b14dcd35f8721f4fa08ef8cdf13af7c9051f9", "url": "https://files.pythonhosted.org/packages/f3/cc/9af8cbd31c735f5b946c6d519518fa3526168cac0a24a0f40388cd04f72e/torch_npu-2.8.0.post2-cp311-cp311-manylinux_2_28_aarch64.whl"},
+    {"index": "https://pypi.org/simple", "name": "torchvision-0.23.0-cp311-cp311-manylinux_2_28_aarch64.whl", "project": "torchvision", "sha256": "01dc33ee24c79148aee7cdbcf34ae8a3c9da1674a591e781577b716d233b1fa6", "url": "https://files.pythonhosted.org/packages/dd/14/7b44fe766b7d11e064c539d92a172fa9689a53b69029e24f2f1f51e7dc56/torchvision-0.23.0-cp311-cp311-manylinux_2_28_aarch64.whl"}
+   ],
+   "sources": {"apt_build": [], "compile": false, "items": [{"component": "triton-ascend", "dist": "triton-ascend", "env": {}, "fetch": {"dist": "triton-ascend", "file": "", "index": "https://mirrors.huaweicloud.com/ascend/repos/pypi", "platform": "linux/arm64", "sha256": "", "version": "3.2.2"}, "file": "", "kind": "index", "sha256": "", "soc_env": "", "version": "3.2.2"}], "soc_version": "ascend910_9392"}},
+  {"slug": "3-frameworks/deps",
+   "requirements": [
+    "addict==2.4.0 --hash=sha256:249bb56bbfd3cdc2a004ea0ff4c2b6ddc84d53bc2194761636eb314d5cfa5dfc",
+    "airportsdata==20260905 --hash=sha256:d7eaa9a57d373b0adaaae0d52da2af0bb0edf73f7baa170f7c415d3342bf4868",
+    "annotated-doc==0.0.7 --hash=sha256:6bc31bbbec6dfaaedc1676dbc11dbda96fe22a2b5c400e9ebad113fec44a9dc6",
+    "annotated-types==0.8.0 --hash=sha256:f072f4d804ea359e4eaf198b1af7a8b0943881a87f31bb764f8bf219bb9419e0",
+    "anthropic==2.16.0 --hash=sha256:fda498e294f8e29cda37862d8cdfa9721dd8ac9489b1c6d5fefadcd6f01d3b33",
+    "anyio==4.16.0 --hash=sha256:c66ae634e0b8228396b801741beb3294326d4b6102f7bba4041c0dfb58c29026",
+    "asttokens==3.0.2 --hash=sha256:9da13157f5b28becde0bd374fc677dcd3c290614264eff096f167c469cd9f933",
+    "av==18.1.0 --hash=sha256:6fc837cc51adf80331ac850779cd53b5d4c4460b0ebe9057a02a921c6736f19d",
+    "blobfile==3.0.0 --hash=sha256:48ecc3307e622804bd8fe13bf6f40e6463c4439eba7a1f9ad49fd78aa63cc658",
+    "build==1.6.1 --hash=sha256:ecd351a4be9d35a9eaaba244a7687143c9c7d4aea6ac964e7e7ddab20cbcf4e7",
+    "cache-dit==1.2.1 --hash=sha256:5f3393385b6b5c1363a221188922e0d4266a33a6af94f7c85caeb14ccac05748",
+    "cachetools==8.0.2 --hash=sha256:502bf3c17c6e35d78ccdaa70da8c7001b28634541f5cde0dee33c93bb252277d",
+    "certifi==2026.10.19.post1 --hash=sha256:1324c476b4811eff41a8bc2122cd0bbd4d9c7234c725446d99ab1612b3a7fdd2",
+    "cffi==2.1.1 --hash=sha256:3311ed60d36f83378794e1009ac6258bafbf81f7888b4caa7b35a521e3f95813",
+    "charset-normalizer==3.5.3 --hash=sha256:90b1ff6cb9c7a204a3b79b1b0ed6ac8a1d8fed3b6dc69e50ae5de0f358ee81d4",
+    "click==8.2.1 --hash=sha256:61a3265b914e850b85317d0b3109c7f8cd35a670f963866005d6ef1d5175a12b",
+    "cloudpickle==3.1.3 --hash=sha256:1654f4f18e416447210a63c5c25a135d65a292156aa5fa519dfa4baf7726dddb",
+    "compressed-tensors==0.15.0.1 --hash=sha256:e1b1f322e82e475715e242bad46925a304ea8e5c98b5055a15b8eb22fb6bfea9",
+    "cryptography==50.0.2 --hash=sha256:87e9ce85beb6b328ba370cc6e6aea483c92617b4c95b1d33a49297eb662bfb04",
+    "datasets==5.0.1 --hash=sha256:9fbf73688f8c18f7529b4fe592abd04015f81d1e58001e4bac73ffb2b39d7cc4",
+    "decorator==5.3.1 --hash=sha256:f47fe6fdbd2edd623ecfe36875d37aba411624e2670dd395dddae1358689bb3c",
+    "diffusers==0.37.0 --hash=sha256:7eab74bf896974250b5e1027cae813aba1004f02d97c9b44891b83713386aa08",
+    "dill==0.4.1 --hash=sha256:1e1ce33e978ae97fcfcff5638477032b801c46c7c65cf717f95fbc2248f79a9d",
+    "diskcache==5.6.3 --hash=sha256:5e31b2d5fbad117cc363ebaf6b689474db18a1f6438bc82358b024abd4c2ca19",
+    "distro==1.9.0 --hash=sha256:7bffd925d65168f85027d8da9af6bddab658135b840670a223589bc0c8ef02b2",
+    "docstring-parser==0.18.0 --hash=sha256:b3fcbed555c47d8479be0796ef7e19c2670d428d72e96da63f3a40122860374b",
+    "einops==0.8.2 --hash=sha256:54058201ac7087911181bfec4af6091bb59380360f069276601256a76af08193",
+    "executing==2.3.0 --hash=sha256:736e859c9f8701f11fcf516856f26f562e04776387824b43a35a1dfe21c84122",
+    "fastapi==0.165.0 --hash=sha256:896f48462042bb4f162147eb8fac7e858753dc1f486765709baf105d70e4fc5b",
+    "gguf==0.19.0 --hash=sha256:70bcd10edfe697fb2dad6e40af2234b9d8ece9a41a99761405121ebda1c3c1cd",
+    "gpytorch==1.15.2 --hash=sha256:2112fdc7c0c0bf56a7f2444663cfc80fdfc3e19724399d6303a83d8efdd71e9e",
+    "grpcio==1.85.3 --hash=sha256:885f8c19eb4f472dc9b91bec03ea8b2b135027b4d94c4386501069a7b6e08efa",
+    "grpcio-health-checking==1.85.1 --hash=sha256:05e1cb0cc69706f89e884d219c9b2b9da4f561c1c610e9987ee4492b9c826ad1",
+    "grpcio-reflection==1.85.1 --hash=sha256:476f98ec652a5d69f837781ef44c9ff65ebc116e58a6c1dc7712526ac071262a",
+    "h11==0.16.0 --hash=sha256:63cf8bbe7522de3bf65932fda1d9c2772064ffb3dae62d55932da54b31cb6c86",
+    "hf-transfer==0.1.9 --hash=sha256:8fd0167c4407a3bc4cdd0307e65ada2294ec04f1813d8a69a5243e379b22e9d8",
+    "hf-xet==1.8.0 --hash=sha256:8800e3444770f2c630b361bc6d5c6ebb770b7830646cf632fbb79d0e5bbc9e7f",
+    "httpcore==1.0.9 --hash=sha256:2d400746a40668fc9dec9810239072b40b4484b640a8c38fd654a024c7a1bf55",
+    "httpcore2==2.16.2 --hash=sha256:16051ae2a42f776007543f32de9349a317b23d2cbb4e1456b4bac0e88b87419a",
+    "httpx==0.29.0 --hash=sha256:6734dcf742ced6e8018e45d3f9f7728975b6b3e1085a24f3e2c056069d858bd1",
+    "httpx2==2.16.2 --hash=sha256:f05c13aade4c45dbf1c9060647a1058f0acad62398fad96e741269edb33d46f5",
+    "huggingface-hub==1.16.1 --hash=sha256:64340de934b9ce37857ef85a82de72f5629e8a270f9119eabb12bf495eb53c22",
+    "imageio==2.36.0 --hash=sha256:471f1eda55618ee44a3c9960911c35e647d9284c68f077e868df633398f137f0",
+    "imageio-ffmpeg==0.5.1 --hash=sha256:7fa9132a291d5eb28c44553550deb40cbdab831f2a614e55360301a6582eb205",
+    "importlib-metadata==10.2.0 --hash=sha256:c7a4bf1c7479601f6b8e437cfc14f4f77028ba62a8f34ae95cd93d9774dfba51",
+    "iniconfig==2.3.1 --hash=sha256:9121e2c1fdb355232495be3194c8dfe87ccc2d5dee45947b78e68f499790d7a7",
+    "interegular==0.3.3 --hash=sha256:b0c07007d48c89d6d19f7204972d369b2a77222722e126b6aa63aa721dc3b19c",
+    "ipython==9.18.1 --hash=sha256:997ce9140d374531a61069c70c0f9ef299d6dd3559ea0f94b8af589726e3c1d5",
+    "ipython-pygments-lexers==1.1.1 --hash=sha256:a9462224a505ade19a605f71f8fa63c2048833ce50abc86768a0d81d876dc81c",
+    "jedi==0.20.1 --hash=sha256:0fb16d86c4a4c73c37ba518c77419975e30fcc620658a8d14fbb5720cdd34142",
+    "jiter==0.19.0 --hash=sha256:da606acf39d7d2f2a56bfbb48a0b36f25da1d22d801cd0c9aecfce2f791e3239",
+    "joblib==1.6.0 --hash=sha256:3dbbf9f6e4b592a2357b854608e980fe6390d131d7a82f011a377ef2ebef7aba",
+    "jsonschema==4.26.0 --hash=sha256:d489f15263b8d200f8387e64b4c3a75f06629559fb73deb8fdfb525f2dab50ce",
+    "jsonschema-specifications==2025.9.1 --hash=sha256:98802fee3a11ee76ecaca44429fda8a41bff98b00a0f2838151b113f210cc6fe",
+    "lark==1.3.1 --hash=sha256:c629b661023a014c37da873b4ff58a817398d12635d3bbb2c5a03be7fe5d1e12",
+    "lazy-importer==0.1.0 --hash=sha256:bd93fab7bef18e842eea02b839410954d37889140dc64ca4d9680aec6880c739",
+    "lazy-loader==0.6 --hash=sha256:77253be3391b06124a0e16105bd663b6c54470af1a9ca8e1cf026f38d58ed056",
+    "linear-operator==0.6.1 --hash=sha256:a5981c1fcda08df3a210dffb6e8019b4751f4afaf3ffc822c24eaaf56b11eed9",
+    "llguidance==0.7.30 --hash=sha256:af8741c867e4bc7e42f7cdc68350c076b4edd0ca10ecefbde75f15a9f6bc25d0",
+    "loguru==0.7.3 --hash=sha256:31a33c10c8e1e10422bfd431aeb5d351c7cf7fa671e3c4df004162264b28220c",
+    "lxml==6.2.0 --hash=sha256:7a6265654a7d9d3cbdf280988470c8b645f58fca20550f7158269b36549fe8c2",
+    "markdown-it-py==4.3.0 --hash=sha256:7aa1511a46c39138de78d9eba92ce47e63124d8003fc98b3a351909e04239efa",
+    "matplotlib-inline==0.2.2 --hash=sha256:3c821cf1c209f59fb2d2d64abbf5b23b67bcb2210d663f9918dd851c6da1fcf6",
+    "mdurl==0.1.2 --hash=sha256:84008a41e51615a49fc9966191ff91509e3c40b939176e643fd50a5c2196b8f8",
+    "mistral-common==1.13.1 --hash=sha256:98b4d0755b8d90bf4691fa8f1b70cb3b4a8cd4dc1653c4ed08ef3d1c7d2c29af",
+    "modelscope==1.40.2 --hash=sha256:ea03e0ec4a73398a488d3d240cda4f0c5b62390377a134756d4074a3036cb909",
+    "modelscope-hub==0.5.1 --hash=sha256:4df7508c17359017cd85a5fb15155c048d29ade64790322acb64134a299c53b1",
+    "moviepy==2.2.1 --hash=sha256:6b56803fec2ac54b557404126ac1160e65448e03798fa282bd23e8fab3795060",
+    "msgspec==0.23.0 --hash=sha256:6ce60801cf7c8368819ca755deec31a0da02137544dc5d3ab065aac5e59e7cdb",
+    "multiprocess==0.70.19 --hash=sha256:928851ae7973aea4ce0eaf330bbdafb2e01398a91518d5c8818802845564f45c",
+    "narwhals==2.29.0 --hash=sha256:1c69b3dc30240f6e848c5a673cafc86affa44184ecce721e25b7194663ad10dc",
+    "nest-asyncio==1.6.0 --hash=sha256:87af6efd6b5e897c81050477ef65c62e2b2f35d51703cae01aff2905b1852e1c",
+    "ninja==1.13.2 --hash=sha256:d775a5e43e9088f507a6250d57fcf5678eb31268c545feb5064ffeee33735622",
+    "nvtx==0.2.17 --hash=sha256:2647d528b43aeacc3ad699bc72d7148d7a2546ff4821e2825ab636ab2fd15fe4",
+    "openai==2.6.1 --hash=sha256:904e4b5254a8416746a2f05649594fa41b19d799843cd134dac86167e094edef",
+    "openai-harmony==0.0.4 --hash=sha256:3cf2344366f10981bbc0f6d9949a0b2bb87151d209ed295943ed6ad8eda37932",
+    "opencv-python==4.10.0.84 --hash=sha256:09a332b50488e2dda866a6c5573ee192fe3583239fb26ff2f7f9ceb0bc119ea6",
+    "opencv-python-headless==4.10.0.84 --hash=sha256:46071015ff9ab40fccd8a163da0ee14ce9846349f06c6c8c0f2870856ffa45db",
+    "opentelemetry-api==1.45.2 --hash=sha256:2cbd737377e710ee740d261c94e93fa0f08e6d037c18f17513cc0a2d94479a34",
+    "orjson==3.13.0 --hash=sha256:dd9d9a101bd8dbfad112170f009cd155e52bb8c936468821a0d03cbb96c0e426",
+    "outlines==0.1.11 --hash=sha256:f5a5f2242ed9802d3aab7a92789bf4008d734c576be9258cc0a297f690124727",
+    "outlines-core==0.1.26 --hash=sha256:a8932044a3d9329be53a226118850638f85b4d7842f9b863d0a123f23de220cd",
+    "pandas==2.3.3 --hash=sha256:b468d3dad6ff947df92dcb32ede5b7bd41a9b3cceef0a30ed925f6d01fb8fa66",
+    "parso==0.8.7 --hash=sha256:a8926eb2a1b915486941fdbd31e86a4baf88fe8c210f25f2f35ecec5b574ca1c",
+    "partial-json-parser==0.2.1.1.post7 --hash=sha256:145119e5eabcf80cbb13844a6b50a85c68bf99d376f8ed771e2a3c3b03e653ae",
+    "pexpect==4.9.0 --hash=sha256:7236d1e080e4936be2dc3e326cec0af72acf9212a7e1d060210e70a47e253523",
+    "pluggy==1.7.0 --hash=sha256:7dd7b0d8832ba3cb632c306926ded123429211b83641b35dc5c41ad2d34f9bec",
+    "proglog==0.1.12 --hash=sha256:ccaafce51e80a81c65dc907a460c07ccb8ec1f78dc660cfd8f9ec3a22f01b84c",
+    "prometheus-client==0.26.0 --hash=sha256:fa93d06737aa02bacd05794768508bb97d2fbee28cb3bca04eaae92f0ca953d6",
+    "prompt-toolkit==3.0.53 --hash=sha256:01c0891d7f9237d5e339f7d3e42cdae80b7534abb1c7c0e3352efba6231492f2",
+    "protobuf==7.36.2 --hash=sha256:e11e1f0180583a2af89db6a2ecd9e8dc40aa6d2988ca175bfd0e6d12ea72d74e",
+    "psutil==7.2.2 --hash=sha256:b0726cecd84f9474419d67252add4ac0cd9811b04d61123054b9fb6f57df6e9e",
+    "ptyprocess==0.7.0 --hash=sha256:4b41f3967fce3af57cc7e94b888626c18bf37a083e3651ca8feeb66d492fef35",
+    "pure-eval==0.2.4 --hash=sha256:96cae060a313cfaad51bb761278bfb0e62dc0248d9315a81173752dc546cd37a",
+    "py-spy==0.4.3 --hash=sha256:bbcec46930d464b3bfc142d6d02ade4dd8ad5627823263b3eff0280e80c7c132",
+    "pyarrow==24.0.0 --hash=sha256:0b3537c00fb8d384f15ac1e79b6eb6db04a16514c8c1d22e59a9b95c8ba42868",
+    "pybase64==1.5.1 --hash=sha256:c8dd47a222cc4b5fa504930265d9624fa0b00a80801a3f150a8d0b21bec7429c",
+    "pybind11==3.1.0 --hash=sha256:b8488090f8acffbcb6b5d6a85571a6827a0a2981ffb75e5a0b27b87c4a6b7dd0",
+    "pycountry==26.2.16 --hash=sha256:115c4baf7cceaa30f59a4694d79483c9167dbce7a9de4d3d571c5f3ea77c305a",
+    "pycparser==3.12 --hash=sha256:a076f3f489b39b43ed13563a1dafe42447445bec2e294154ec5c57fcdda4c85e",
+    "pycryptodomex==3.24.2 --hash=sha256:97dc6ea02ec1ed55dca0fbc98758ac23d0ca8ce9d7ea32d538c2851e23b8b27f",
+    "pydantic==2.14.4 --hash=sha256:653a2ad9f6d8858529c77c72717d0ea991d6c6837fe683246b2f4b2bbfc3fadc",
+    "pydantic-core==2.50.5 --hash=sha256:ba2b34529984a8e3cb1bc62a7687617722695a2cb4e57958de32a0eba128a07a",
+    "pydantic-extra-types==2.11.1 --hash=sha256:1722ea2bddae5628ace25f2aa685b69978ef533123e5638cfbddb999e0100ec1",
+    "pygments==2.21.0 --hash=sha256:2363c69b61c4a97c838da3b130dcd6468f4848992b21a82f2a63ec34377137d9",
+    "pyproject-hooks==1.3.3 --hash=sha256:5fc53fdac9f7bd63fbcdc868fb5f90b4784d78a53a3d3388cd738b807441a20b",
+    "pytest==9.2.0 --hash=sha256:07acdcf88ec174f907dc01af70bf52d49b014bbab03faeeade31c96b18c2e588",
+    "pytest-mock==3.17.0 --hash=sha256:1b82aa4b37137248bd687055e109723debeb07b489de1565297dc9589c5f2d6b",
+    "python-dateutil==4.0.0 --hash=sha256:a5e246f79eb80475e691bf93862cead98decd8a498cf53ba0516fcdc0f50dc1c",
+    "python-dotenv==1.2.4 --hash=sha256:42269a8a5b3fd54ffa6f3d84b18abed50064717576b4ecf03dc4a55d8aa04fdc",
+    "python-multipart==0.0.34 --hash=sha256:ebacd224bd686eee2f9aa1066a657affe07435a185834e05e5235e2e59173e91",
+    "pytz==2026.6 --hash=sha256:7fed3fee8fd6bd4a2b7b75a8d56021d0624127bf69bd5691f115db929ac570b3",
+    "pyyaml==6.0.1 --hash=sha256:42f8152b8dbc4fe7d96729ec2b99c7097d656dc1213a3229ca5383f973a5ed6d",
+    "pyzmq==27.3.0 --hash=sha256:f3d14fc8a7b85156c67e3f6ebbe8f2af2f89da2a407997a66e2a578e1bdabf6a",
+    "referencing==0.37.0 --hash=sha256:381329a9f99628c9069361716891d34ad94af76e461dcb0335825aecc7692231",
+    "regex==2026.11.19 --hash=sha256:3bd48fcc3222607d2b0e260be6e1a957b874f852b13af8c8643c8fbd8acf2425",
+    "remote-pdb==2.1.0 --hash=sha256:94f73a92ac1248cf16189211011f97096bdada8a7baac8c79372663bbb57b5d0",
+    "requests==2.34.2 --hash=sha256:2a0d60c172f83ac6ab31e4554906c0f3b3588d37b5cb939b1c061f4907e278e0",
+    "rich==15.0.0 --hash=sha256:33bd4ef74232fb73fe9279a257718407f169c09b78a87ad3d296f548e27de0bb",
+    "rpds-py==2026.9.1 --hash=sha256:e01b3c878c8641913e688edd1b3f08658c6783d29cf6b826bd3c0d1ae7a1ffaa",
+    "safetensors==0.8.0 --hash=sha256:7a46e5ff292c356d6991e60942ba7f79817682d3a2cef0702136448cb9c4d235",
+    "scikit-image==0.25.2 --hash=sha256:b2cfc96b27afe9a05bc92f8c6235321d3a66499995675b27415e0d0c76625173",
+    "scikit-learn==1.9.1 --hash=sha256:4298fcc01b3d8fa9768d36894e99cce0747b3b2dd73bfd80779e393769d0afab",
+    "scipy==1.16.3 --hash=sha256:532fb5ad6a87e9e9cd9c959b106b73145a03f04c7d57ea3e6f6bb60b86ab0876",
+    "sentencepiece==0.2.3 --hash=sha256:855b047e02fb9c7aae2f673f5c1adbd42a4a0e8ce77e5090d14ff26f9282749d",
+    "setproctitle==1.3.8 --hash=sha256:861380b2244983d12b6fe00e4a49f16f9946932245a252dd16c1f5ef7d1be632",
+    "shellingham==1.5.4 --hash=sha256:7ecfff8f2fd72616f7481040475a65b2bf8af90a56c89140852d1120324e8686",
+    "six==1.17.0 --hash=sha256:4721f391ed90541fddacab5acf947aa0d3dc7d27b2e1e8eda2be8970586c3274",
+    "smg-grpc-proto==0.4.28 --hash=sha256:970dec0a8c0e78b42758c7690cc7b8bbf0416f680fdad448a4f5c9b8c3e68afb",
+    "smg-grpc-servicer==0.14.1 --hash=sha256:0d78a7e38b7cf5f7f1b044051f6795b3ca1b289ef0b44eaf1945b0b13703e2e8",
+    "sniffio==1.3.1 --hash=sha256:2f6da418d1f1e0fddd844478f41680e794e6051915791a034ff65e5f100525a2",
+    "soundfile==0.13.1 --hash=sha256:9c9e855f5a4d06ce4213f31918653ab7de0c5a8d8107cd2427e44b42df547deb",
+    "sqlalchemy==2.1.9 --hash=sha256:ca4819ce57c6f520026ef603c954e13f34cc029c17a6bae9b4d01154535ccb2d",
+    "stack-data==0.6.3 --hash=sha256:d5558e0c25a4cb0853cddad3d77da9891a08cb85dd9f9f91b9f8cd66e511e695",
+    "starlette==1.10.0 --hash=sha256:478c0ab3b4ced6e82719849c118fa406f0278a3499c1a898cd15cd31bdc38ce4",
+    "threadpoolctl==3.8.0 --hash=sha256:f1b49c82704d50f13ffae019c727b0fa4f6791a58f48f06a09c45face1be66da",
+    "tifffile==2026.3.3 --hash=sha256:e8be15c94273113d31ecb7aa3a39822189dd11c4967e3cc88c178f1ad2fd1170",
+    "tiktoken==0.14.0 --hash=sha256:1f83081065ee5833d35b49e9180f3d8d15622a603dd1c435da0da6cc12b3662f",
+    "torchao==0.9.0 --hash=sha256:ea5603c32762f1a9ade1a4dc7b00f5246623b24a28e49e666f614c79a408712a",
+    "tqdm==4.70.1 --hash=sha256:c293e525e6fef9c20e8728fd4612df02a0aa31bb5fe91ecd93e123b1b7bffa73",
+    "traitlets==5.16.1 --hash=sha256:f775618166caa0396c8e337099240f2bd3e5e917d203b2e6fbe21a58d3cb1f6b",
+    "trimesh==5.2.0 --hash=sha256:04db2c7ec62afdd7763fb04c82bb5f257ddd984993a19ee83697f475fc58fd29",
+    "truststore==0.10.5 --hash=sha256:9aaaedaefaf06d8b206278cf8b5012bc897f485a874503501e12d776df78951c",
+    "typer==0.29.2 --hash=sha256:f30731f8ca758368b836b3714872e58e395cef8fcaff918c853b1969ed5274e7",
+    "typing-inspection==0.4.5 --hash=sha256:bc210535442b39e1bf2805e0c7a17dfd6a4ace760c84c7f7d16245d23a6b1c39",
+    "tzdata==2026.6 --hash=sha256:0a10eec6e13ef16b627fabed9a5f2ba61a62b1c67f327305f4e7e412a70b4aec",
+    "urllib3==2.8.0 --hash=sha256:0cf3cae568d36aa9576b28dfb35f11328f1cb974ca7647d9475ebb86c75ac6e3",
+    "uvicorn==0.55.0 --hash=sha256:bee604c5af6e15fb0584913c632b222c09db1048c26fc05053203207c4b9e37d",
+    "uvloop==0.23.0 --hash=sha256:8fcd721113260ffb5e38bf14a8725b17d431f34209f7d1c7005b667946e630b3",
+    "wcwidth==0.9.4 --hash=sha256:093469e01d881bff3db93ff3f56c364dc87c441ea01f9f41c22de0c0bdf5c6ef",
+    "xatlas==0.0.11 --hash=sha256:72f0bc6c42c19252be87e947d9dfe251c8d6c6943fd43e3d173ddc6b1afad693",
+    "xgrammar==0.1.32 --hash=sha256:a332c0364f665b410a6cfc2ada155c3a6ede430e385ac431015e31735a64fec3",
+    "xxhash==4.1.0 --hash=sha256:f948b71013e0a0922176563dd4538967e2d7717b845bd61e0407f2e410962050",
+    "zipp==4.1.2 --hash=sha256:b30cb6cd253122169c47de245ca24a86bac2a5d3802ba15bf7ba6414eb9e144d"
+   ],
+   "files": [
+    {"index": "https://pypi.org/simple", "name": "addict-2.4.0-py3-none-any.whl", "project": "addict", "sha256": "249bb56bbfd3cdc2a004ea0ff4c2b6ddc84d53bc2194761636eb314d5cfa5dfc", "url": "https://files.pythonhosted.org/packages/6a/00/b08f23b7d7e1e14ce01419a467b583edbb93c6cdb8654e54a9cc579cd61f/addict-2.4.0-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "airportsdata-20260905-py3-none-any.whl", "project": "airportsdata", "sha256": "d7eaa9a57d373b0adaaae0d52da2af0bb0edf73f7baa170f7c415d3342bf4868", "url": "https://files.pythonhosted.org/packages/45/f8/65e9d476f84bb60ac7ff1fe525acdd60fe6b4b585ae6f074c947c6ad0fc1/airportsdata-20260905-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "annotated_doc-0.0.7-py3-none-any.whl", "project": "annotated-doc", "sha256": "6bc31bbbec6dfaaedc1676dbc11dbda96fe22a2b5c400e9ebad113fec44a9dc6", "url": "https://files.pythonhosted.org/packages/5e/b1/9530d6bee606979d54501adcc767d958a38929827f11a524b0d93429d2ad/annotated_doc-0.0.7-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "annotated_types-0.8.0-py3-none-any.whl", "project": "annotated-types", "sha256": "f072f4d804ea359e4eaf198b1af7a8b0943881a87f31bb764f8bf219bb9419e0", "url": "https://files.pythonhosted.org/packages/99/91/8acff4f5e50511b911bbccb72b8628a49c68ce14148cd9f6431094859a90/annotated_types-0.8.0-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "anthropic-2.16.0-py3-none-any.whl", "project": "anthropic", "sha256": "fda498e294f8e29cda37862d8cdfa9721dd8ac9489b1c6d5fefadcd6f01d3b33", "url": "https://files.pythonhosted.org/packages/aa/23/f8a12a7c3d6877618b87ec3e86c9dab6948deb67158e9e764507e2db264d/anthropic-2.16.0-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "anyio-4.16.0-py3-none-any.whl", "project": "anyio", "sha256": "c66ae634e0b8228396b801741beb3294326d4b6102f7bba4041c0dfb58c29026", "url": "https://files.pythonhosted.org/packages/a9/16/7757fb84c819accc7d7e9af5291b261e4abb8627ee040f99e7d35ef2457a/anyio-4.16.0-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "asttokens-3.0.2-py3-none-any.whl", "project": "asttokens", "sha256": "9da13157f5b28becde0bd374fc677dcd3c290614264eff096f167c469cd9f933", "url": "https://files.pythonhosted.org/packages/d4/2b/04b8a15f3a1c77bc79ddf5c73875327f34b4fa75982df2b76e45e402d364/asttokens-3.0.2-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "av-18.1.0-cp311-abi3-manylinux_2_28_aarch64.whl", "project": "av", "sha256": "6fc837cc51adf80331ac850779cd53b5d4c4460b0ebe9057a02a921c6736f19d", "url": "https://files.pythonhosted.org/packages/d9/84/2464ffb64c08c5ce8b522c8e74594714414e3b0575267652c5c51c0574b9/av-18.1.0-cp311-abi3-manylinux_2_28_aarch64.whl"},
+    {"index": "https://pypi.org/simple", "name": "blobfile-3.0.0-py3-none-any.whl", "project": "blobfile", "sha256": "48ecc3307e622804bd8fe13bf6f40e6463c4439eba7a1f9ad49fd78aa63cc658", "url": "https://files.pythonhosted.org/packages/ed/4d/1392562369b1139e741b30d624f09fe7091d17dd5579fae5732f044b12bb/blobfile-3.0.0-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "build-1.6.1-py3-none-any.whl", "project": "build", "sha256": "ecd351a4be9d35a9eaaba244a7687143c9c7d4aea6ac964e7e7ddab20cbcf4e7", "url": "https://files.pythonhosted.org/packages/ad/9b/9fb3585dabcd73a1b2a6267f63f62649347c9e6d072c9fde365b105abb2c/build-1.6.1-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "cache_dit-1.2.1-py3-none-any.whl", "project": "cache-dit", "sha256": "5f3393385b6b5c1363a221188922e0d4266a33a6af94f7c85caeb14ccac05748", "url": "https://files.pythonhosted.org/packages/47/15/f7b5dc903fcc6328d778e04a2c1daa4cdfb040069157c1ff236e71c079d2/cache_dit-1.2.1-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "cachetools-8.0.2-py3-none-any.whl", "project": "cachetools", "sha256": "502bf3c17c6e35d78ccdaa70da8c7001b28634541f5cde0dee33c93bb252277d", "url": "https://files.pythonhosted.org/packages/f6/35/0dca79b22cd3ad3fc4bfbd91ea85f259903e7ce5fe956647916df8f691f4/cachetools-8.0.2-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "certifi-2026.10.19.post1-py3-none-any.whl", "project": "certifi", "sha256": "1324c476b4811eff41a8bc2122cd0bbd4d9c7234c725446d99ab1612b3a7fdd2", "url": "https://files.pythonhosted.org/packages/7a/3e/9ddb6d78c2ffd17604c05745f553614bfbecd2cc6741bbaa5181bc8b2496/certifi-2026.10.19.post1-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "cffi-2.1.1-cp311-cp311-manylinux2014_aarch64.manylinux_2_17_aarch64.whl", "project": "cffi", "sha256": "3311ed60d36f83378794e1009ac6258bafbf81f7888b4caa7b35a521e3f95813", "url": "https://files.pythonhosted.org/packages/ad/66/c19feabb28485b6e0bbaaafa90837a1ef5d302e90f2178bd33f17a49879b/cffi-2.1.1-cp311-cp311-manylinux2014_aarch64.manylinux_2_17_aarch64.whl"},
+    {"index": "https://pypi.org/simple", "name": "charset_normalizer-3.5.3-cp311-cp311-manylinux2014_aarch64.manylinux_2_17_aarch64.manylinux_2_28_aarch64.whl", "project": "charset-normalizer", "sha256": "90b1ff6cb9c7a204a3b79b1b0ed6ac8a1d8fed3b6dc69e50ae5de0f358ee81d4", "url": "https://files.pythonhosted.org/packages/45/16/fcd396b14758f491a8dcb6c81373f0d2e3ba8a28d3cec4c1dea24ec0bea0/charset_normalizer-3.5.3-cp311-cp311-manylinux2014_aarch64.manylinux_2_17_aarch64.manylinux_2_28_aarch64.whl"},
+    {"index": "https://pypi.org/simple", "name": "click-8.2.1-py3-none-any.whl", "project": "click", "sha256": "61a3265b914e850b85317d0b3109c7f8cd35a670f963866005d6ef1d5175a12b", "url": "https://files.pythonhosted.org/packages/85/32/10bb5764d90a8eee674e9dc6f4db6a0ab47c8c4d0d83c27f7c39ac415a4d/click-8.2.1-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "cloudpickle-3.1.3-py3-none-any.whl", "project": "cloudpickle", "sha256": "1654f4f18e416447210a63c5c25a135d65a292156aa5fa519dfa4baf7726dddb", "url": "https://files.pythonhosted.org/packages/a4/42/3b121b42b114919ffc6195a81c1c7065a465f62f46477fbdb87a07699e51/cloudpickle-3.1.3-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "compressed_tensors-0.15.0.1-py3-none-any.whl", "project": "compressed-tensors", "sha256": "e1b1f322e82e475715e242bad46925a304ea8e5c98b5055a15b8eb22fb6bfea9", "url": "https://files.pythonhosted.org/packages/a8/52/93833dc1610e017ac5b7dcd59b8304d8ef67d1114c2d124e728a2cbbea12/compressed_tensors-0.15.0.1-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "cryptography-50.0.2-cp311-abi3-manylinux_2_34_aarch64.whl", "project": "cryptography", "sha256": "87e9ce85beb6b328ba370cc6e6aea483c92617b4c95b1d33a49297eb662bfb04", "url": "https://files.pythonhosted.org/packages/71/37/6202e488cc1eb625ea110c292c6bda92823176e023f427d8d5660ce8d632/cryptography-50.0.2-cp311-abi3-manylinux_2_34_aarch64.whl"},
+    {"index": "https://pypi.org/simple", "name": "datasets-5.0.1-py3-none-any.whl", "project": "datasets", "sha256": "9fbf73688f8c18f7529b4fe592abd04015f81d1e58001e4bac73ffb2b39d7cc4", "url": "https://files.pythonhosted.org/packages/44/0b/98fc6eb83333508ca5f44c52b3e287ea8137a0ad582714e2cbc67a02154b/datasets-5.0.1-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "decorator-5.3.1-py3-none-any.whl", "project": "decorator", "sha256": "f47fe6fdbd2edd623ecfe36875d37aba411624e2670dd395dddae1358689bb3c", "url": "https://files.pythonhosted.org/packages/05/7f/798705f5296a58ca505d600456748d1be48078eac8a7050d8a98bc9edb89/decorator-5.3.1-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "diffusers-0.37.0-py3-none-any.whl", "project": "diffusers", "sha256": "7eab74bf896974250b5e1027cae813aba1004f02d97c9b44891b83713386aa08", "url": "https://files.pythonhosted.org/packages/f7/55/586a3a2b9c95f371c9c3cb048c3cac15aedcce8d6d53ebd6bbc46860722d/diffusers-0.37.0-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "dill-0.4.1-py3-none-any.whl", "project": "dill", "sha256": "1e1ce33e978ae97fcfcff5638477032b801c46c7c65cf717f95fbc2248f79a9d", "url": "https://files.pythonhosted.org/packages/1e/77/dc8c558f7593132cf8fefec57c4f60c83b16941c574ac5f619abb3ae7933/dill-0.4.1-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "diskcache-5.6.3-py3-none-any.whl", "project": "diskcache", "sha256": "5e31b2d5fbad117cc363ebaf6b689474db18a1f6438bc82358b024abd4c2ca19", "url": "https://files.pythonhosted.org/packages/3f/27/4570e78fc0bf5ea0ca45eb1de3818a23787af9b390c0b0a0033a1b8236f9/diskcache-5.6.3-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "distro-1.9.0-py3-none-any.whl", "project": "distro", "sha256": "7bffd925d65168f85027d8da9af6bddab658135b840670a223589bc0c8ef02b2", "url": "https://files.pythonhosted.org/packages/12/b3/231ffd4ab1fc9d679809f356cebee130ac7daa00d6d6f3206dd4fd137e9e/distro-1.9.0-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "docstring_parser-0.18.0-py3-none-any.whl", "project": "docstring-parser", "sha256": "b3fcbed555c47d8479be0796ef7e19c2670d428d72e96da63f3a40122860374b", "url": "https://files.pythonhosted.org/packages/a7/5f/ed01f9a3cdffbd5a008556fc7b2a08ddb1cc6ace7effa7340604b1d16699/docstring_parser-0.18.0-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "einops-0.8.2-py3-none-any.whl", "project": "einops", "sha256": "54058201ac7087911181bfec4af6091bb59380360f069276601256a76af08193", "url": "https://files.pythonhosted.org/packages/2a/09/f8d8f8f31e4483c10a906437b4ce31bdf3d6d417b73fe33f1a8b59e34228/einops-0.8.2-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "executing-2.3.0-py3-none-any.whl", "project": "executing", "sha256": "736e859c9f8701f11fcf516856f26f562e04776387824b43a35a1dfe21c84122", "url": "https://files.pythonhosted.org/packages/4d/dd/8bc67e7d5ffc1d88aa5af511189dfb76dc4e1e5b808fab186146ef2663e5/executing-2.3.0-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "fastapi-0.165.0-py3-none-any.whl", "project": "fastapi", "sha256": "896f48462042bb4f162147eb8fac7e858753dc1f486765709baf105d70e4fc5b", "url": "https://files.pythonhosted.org/packages/c4/c1/3b74c030262a1b38b1fee180f80b4007bbc11c9ac12028cb18c7bcecaec9/fastapi-0.165.0-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "gguf-0.19.0-py3-none-any.whl", "project": "gguf", "sha256": "70bcd10edfe697fb2dad6e40af2234b9d8ece9a41a99761405121ebda1c3c1cd", "url": "https://files.pythonhosted.org/packages/b3/bb/d71d6da82763528c2c2ed6b59a9d6142c6595545a4c448e2085d155e88c2/gguf-0.19.0-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "gpytorch-1.15.2-py3-none-any.whl", "project": "gpytorch", "sha256": "2112fdc7c0c0bf56a7f2444663cfc80fdfc3e19724399d6303a83d8efdd71e9e", "url": "https://files.pythonhosted.org/packages/b6/70/c419a361b09ccb618b5165daa919003ccdd9c148356f7ff71a710db6bcf0/gpytorch-1.15.2-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "grpcio-1.85.3-cp311-cp311-manylinux2014_aarch64.manylinux_2_17_aarch64.whl", "project": "grpcio", "sha256": "885f8c19eb4f472dc9b91bec03ea8b2b135027b4d94c4386501069a7b6e08efa", "url": "https://files.pythonhosted.org/packages/c9/20/60aa8fa3e457e549dfbd159b54a5ec7857d3ec228ed82dc5f35ee1b04815/grpcio-1.85.3-cp311-cp311-manylinux2014_aarch64.manylinux_2_17_aarch64.whl"},
+    {"index": "https://pypi.org/simple", "name": "grpcio_health_checking-1.85.1-py3-none-any.whl", "project": "grpcio-health-checking", "sha256": "05e1cb0cc69706f89e884d219c9b2b9da4f561c1c610e9987ee4492b9c826ad1", "url": "https://files.pythonhosted.org/packages/0e/87/9be2c7b713907545cb88f5cd318107a58c77cdc146198f6175122d0aa931/grpcio_health_checking-1.85.1-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "grpcio_reflection-1.85.1-py3-none-any.whl", "project": "grpcio-reflection", "sha256": "476f98ec652a5d69f837781ef44c9ff65ebc116e58a6c1dc7712526ac071262a", "url": "https://files.pythonhosted.org/packages/d5/08/5dc0713f8b4250d4c2b01eace5572b89d6a3a8ec398cfb4834979d22c222/grpcio_reflection-1.85.1-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "h11-0.16.0-py3-none-any.whl", "project": "h11", "sha256": "63cf8bbe7522de3bf65932fda1d9c2772064ffb3dae62d55932da54b31cb6c86", "url": "https://files.pythonhosted.org/packages/04/4b/29cac41a4d98d144bf5f6d33995617b185d14b22401f75ca86f384e87ff1/h11-0.16.0-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "hf_transfer-0.1.9-cp38-abi3-manylinux_2_17_aarch64.manylinux2014_aarch64.whl", "project": "hf-transfer", "sha256": "8fd0167c4407a3bc4cdd0307e65ada2294ec04f1813d8a69a5243e379b22e9d8", "url": "https://files.pythonhosted.org/packages/8e/a2/cd7885bc9959421065a6fae0fe67b6c55becdeda4e69b873e52976f9a9f0/hf_transfer-0.1.9-cp38-abi3-manylinux_2_17_aarch64.manylinux2014_aarch64.whl"},
+    {"index": "https://pypi.org/simple", "name": "hf_xet-1.8.0-cp38-abi3-manylinux_2_28_aarch64.whl", "project": "hf-xet", "sha256": "8800e3444770f2c630b361bc6d5c6ebb770b7830646cf632fbb79d0e5bbc9e7f", "url": "https://files.pythonhosted.org/packages/35/c4/127a1548df019ea4c80f06e685f263e146075143335a02e78a3c41dbc4eb/hf_xet-1.8.0-cp38-abi3-manylinux_2_28_aarch64.whl"},
+    {"index": "https://pypi.org/simple", "name": "httpcore-1.0.9-py3-none-any.whl", "project": "httpcore", "sha256": "2d400746a40668fc9dec9810239072b40b4484b640a8c38fd654a024c7a1bf55", "url": "https://files.pythonhosted.org/packages/7e/f5/f66802a942d491edb555dd61e3a9961140fd64c90bce1eafd741609d334d/httpcore-1.0.9-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "httpcore2-2.16.2-py3-none-any.whl", "project": "httpcore2", "sha256": "16051ae2a42f776007543f32de9349a317b23d2cbb4e1456b4bac0e88b87419a", "url": "https://files.pythonhosted.org/packages/2a/e8/009c347feac27f8960605aa98d55ed263b5870dd4fd80b82fd1d00d5716c/httpcore2-2.16.2-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "httpx-0.29.0-py3-none-any.whl", "project": "httpx", "sha256": "6734dcf742ced6e8018e45d3f9f7728975b6b3e1085a24f3e2c056069d858bd1", "url": "https://files.pythonhosted.org/packages/82/c6/dddba524648da23345e446e6413530474e19e44122dba752d34ae7c4ae57/httpx-0.29.0-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "httpx2-2.16.2-py3-none-any.whl", "project": "httpx2", "sha256": "f05c13aade4c45dbf1c9060647a1058f0acad62398fad96e741269edb33d46f5", "url": "https://files.pythonhosted.org/packages/77/de/8c4306a3d6aa2495111986addf33a9e561eff4c47552e4c4b9251160d0ad/httpx2-2.16.2-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "huggingface_hub-1.16.1-py3-none-any.whl", "project": "huggingface-hub", "sha256": "64340de934b9ce37857ef85a82de72f5629e8a270f9119eabb12bf495eb53c22", "url": "https://files.pythonhosted.org/packages/49/79/621a7dbb80c70974f73a597275351ebe03ce5bc65cb5f8f4acb5859252bc/huggingface_hub-1.16.1-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "imageio-2.36.0-py3-none-any.whl", "project": "imageio", "sha256": "471f1eda55618ee44a3c9960911c35e647d9284c68f077e868df633398f137f0", "url": "https://files.pythonhosted.org/packages/4e/e7/26045404a30c8a200e960fb54fbaf4b73d12e58cd28e03b306b084253f4f/imageio-2.36.0-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "imageio_ffmpeg-0.5.1-py3-none-manylinux2014_aarch64.whl", "project": "imageio-ffmpeg", "sha256": "7fa9132a291d5eb28c44553550deb40cbdab831f2a614e55360301a6582eb205", "url": "https://files.pythonhosted.org/packages/cd/ca/8537cdbf1a6852912cb293fa23dc7adf256cec793113485447f0cbf0fe79/imageio_ffmpeg-0.5.1-py3-none-manylinux2014_aarch64.whl"},
+    {"index": "https://pypi.org/simple", "name": "importlib_metadata-10.2.0-py3-none-any.whl", "project": "importlib-metadata", "sha256": "c7a4bf1c7479601f6b8e437cfc14f4f77028ba62a8f34ae95cd93d9774dfba51", "url": "https://files.pythonhosted.org/packages/7f/61/0c0fae37eb561d8fddb788cbae0f227051628d70d67498a8a116c1f547d7/importlib_metadata-10.2.0-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "iniconfig-2.3.1-py3-none-any.whl", "project": "iniconfig", "sha256": "9121e2c1fdb355232495be3194c8dfe87ccc2d5dee45947b78e68f499790d7a7", "url": "https://files.pythonhosted.org/packages/56/43/4ca9e49d27a1fcf6bece6f6aec0ea46bb9112489b93d4b688fb415457bdb/iniconfig-2.3.1-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "interegular-0.3.3-py37-none-any.whl", "project": "interegular", "sha256": "b0c07007d48c89d6d19f7204972d369b2a77222722e126b6aa63aa721dc3b19c", "url": "https://files.pythonhosted.org/packages/c4/01/72d6472f80651673716d1deda2a5bbb633e563ecf94f4479da5519d69d25/interegular-0.3.3-py37-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "ipython-9.18.1-py3-none-any.whl", "project": "ipython", "sha256": "997ce9140d374531a61069c70c0f9ef299d6dd3559ea0f94b8af589726e3c1d5", "url": "https://files.pythonhosted.org/packages/bb/1c/91da4a1c541b75e97eb99d09c6a9b0534de55bb4a466669d1170e39b915c/ipython-9.18.1-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "ipython_pygments_lexers-1.1.1-py3-none-any.whl", "project": "ipython-pygments-lexers", "sha256": "a9462224a505ade19a605f71f8fa63c2048833ce50abc86768a0d81d876dc81c", "url": "https://files.pythonhosted.org/packages/d9/33/1f075bf72b0b747cb3288d011319aaf64083cf2efef8354174e3ed4540e2/ipython_pygments_lexers-1.1.1-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "jedi-0.20.1-py2.py3-none-any.whl", "project": "jedi", "sha256": "0fb16d86c4a4c73c37ba518c77419975e30fcc620658a8d14fbb5720cdd34142", "url": "https://files.pythonhosted.org/packages/be/c7/71eb0d51cdcbb63b857c931aa4e9218b078b5d9f8ecd383b234f28fe7b0f/jedi-0.20.1-py2.py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "jiter-0.19.0-cp311-cp311-manylinux2014_aarch64.manylinux_2_17_aarch64.whl", "project": "jiter", "sha256": "da606acf39d7d2f2a56bfbb48a0b36f25da1d22d801cd0c9aecfce2f791e3239", "url": "https://files.pythonhosted.org/packages/80/2b/ca43d02e3ca5a3d8659d2d00f4c1a58408a05bf9db07a817f551ce7c365c/jiter-0.19.0-cp311-cp311-manylinux2014_aarch64.manylinux_2_17_aarch64.whl"},
+    {"index": "https://pypi.org/simple", "name": "joblib-1.6.0-py3-none-any.whl", "project": "joblib", "sha256": "3dbbf9f6e4b592a2357b854608e980fe6390d131d7a82f011a377ef2ebef7aba", "url": "https://files.pythonhosted.org/packages/18/53/84099323c2ec4be98d935f63c033ac4151ee83836ca1050ede3b3aadf155/joblib-1.6.0-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "jsonschema-4.26.0-py3-none-any.whl", "project": "jsonschema", "sha256": "d489f15263b8d200f8387e64b4c3a75f06629559fb73deb8fdfb525f2dab50ce", "url": "https://files.pythonhosted.org/packages/69/90/f63fb5873511e014207a475e2bb4e8b2e570d655b00ac19a9a0ca0a385ee/jsonschema-4.26.0-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "jsonschema_specifications-2025.9.1-py3-none-any.whl", "project": "jsonschema-specifications", "sha256": "98802fee3a11ee76ecaca44429fda8a41bff98b00a0f2838151b113f210cc6fe", "url": "https://files.pythonhosted.org/packages/41/45/1a4ed80516f02155c51f51e8cedb3c1902296743db0bbc66608a0db2814f/jsonschema_specifications-2025.9.1-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "lark-1.3.1-py3-none-any.whl", "project": "lark", "sha256": "c629b661023a014c37da873b4ff58a817398d12635d3bbb2c5a03be7fe5d1e12", "url": "https://files.pythonhosted.org/packages/82/3d/14ce75ef66813643812f3093ab17e46d3a206942ce7376d31ec2d36229e7/lark-1.3.1-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "lazy_importer-0.1.0-py3-none-any.whl", "project": "lazy-importer", "sha256": "bd93fab7bef18e842eea02b839410954d37889140dc64ca4d9680aec6880c739", "url": "https://files.pythonhosted.org/packages/0a/28/7ded071d0975dcc6d5d106ffbf7b3ca420f7caa3b8a235fa604b6e37032a/lazy_importer-0.1.0-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "lazy_loader-0.6-py3-none-any.whl", "project": "lazy-loader", "sha256": "77253be3391b06124a0e16105bd663b6c54470af1a9ca8e1cf026f38d58ed056", "url": "https://files.pythonhosted.org/packages/23/93/4e45e37f26c820216704b36b8e67cc55c490a7abd287a78a26a2c0e21386/lazy_loader-0.6-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "linear_operator-0.6.1-py3-none-any.whl", "project": "linear-operator", "sha256": "a5981c1fcda08df3a210dffb6e8019b4751f4afaf3ffc822c24eaaf56b11eed9", "url": "https://files.pythonhosted.org/packages/e6/34/ee74708a93704baca5c1ef439817c4cb649f73382c518380ccc5ab335603/linear_operator-0.6.1-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "llguidance-0.7.30-cp39-abi3-manylinux_2_17_aarch64.manylinux2014_aarch64.whl", "project": "llguidance", "sha256": "af8741c867e4bc7e42f7cdc68350c076b4edd0ca10ecefbde75f15a9f6bc25d0", "url": "https://files.pythonhosted.org/packages/9c/5b/6a166564b14f9f805f0ea01ec233a84f55789cb7eeffe1d6224ccd0e6cdd/llguidance-0.7.30-cp39-abi3-manylinux_2_17_aarch64.manylinux2014_aarch64.whl"},
+    {"index": "https://pypi.org/simple", "name": "loguru-0.7.3-py3-none-any.whl", "project": "loguru", "sha256": "31a33c10c8e1e10422bfd431aeb5d351c7cf7fa671e3c4df004162264b28220c", "url": "https://files.pythonhosted.org/packages/0c/29/0348de65b8cc732daa3e33e67806420b2ae89bdce2b04af740289c5c6c8c/loguru-0.7.3-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "lxml-6.2.0-cp311-cp311-manylinux_2_26_aarch64.manylinux_2_28_aarch64.whl", "project": "lxml", "sha256": "7a6265654a7d9d3cbdf280988470c8b645f58fca20550f7158269b36549fe8c2", "url": "https://files.pythonhosted.org/packages/0e/03/29f3479daa5f5547538c222d461674cecaf2a69afddea4b37cf58037e637/lxml-6.2.0-cp311-cp311-manylinux_2_26_aarch64.manylinux_2_28_aarch64.whl"},
+    {"index": "https://pypi.org/simple", "name": "markdown_it_py-4.3.0-py3-none-any.whl", "project": "markdown-it-py", "sha256": "7aa1511a46c39138de78d9eba92ce47e63124d8003fc98b3a351909e04239efa", "url": "https://files.pythonhosted.org/packages/c9/31/5f0ac2f1a1c67423c995c731a11cd4ad05d081a2be969d74f868bdb9cc70/markdown_it_py-4.3.0-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "matplotlib_inline-0.2.2-py3-none-any.whl", "project": "matplotlib-inline", "sha256": "3c821cf1c209f59fb2d2d64abbf5b23b67bcb2210d663f9918dd851c6da1fcf6", "url": "https://files.pythonhosted.org/packages/41/09/5b161152e2d90f7b87f781c2e1267494aef9c32498df793f73ad0a0a494a/matplotlib_inline-0.2.2-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "mdurl-0.1.2-py3-none-any.whl", "project": "mdurl", "sha256": "84008a41e51615a49fc9966191ff91509e3c40b939176e643fd50a5c2196b8f8", "url": "https://files.pythonhosted.org/packages/b3/38/89ba8ad64ae25be8de66a6d463314cf1eb366222074cfda9ee839c56a4b4/mdurl-0.1.2-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "mistral_common-1.13.1-py3-none-any.whl", "project": "mistral-common", "sha256": "98b4d0755b8d90bf4691fa8f1b70cb3b4a8cd4dc1653c4ed08ef3d1c7d2c29af", "url": "https://files.pythonhosted.org/packages/e5/9c/58411e76b2bdd31a012a756dd0d13a624669cdd728e8966d709113d0d437/mistral_common-1.13.1-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "modelscope-1.40.2-py3-none-any.whl", "project": "modelscope", "sha256": "ea03e0ec4a73398a488d3d240cda4f0c5b62390377a134756d4074a3036cb909", "url": "https://files.pythonhosted.org/packages/b9/8a/e85b79ee1c541f7bbf208fd7a6185c9b11e50c192b1071b0750db26b09e9/modelscope-1.40.2-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "modelscope_hub-0.5.1-py3-none-any.whl", "project": "modelscope-hub", "sha256": "4df7508c17359017cd85a5fb15155c048d29ade64790322acb64134a299c53b1", "url": "https://files.pythonhosted.org/packages/0f/10/c8f71d82b237fe063fcf3d504f33af5bd4a805412a4de24d12ef04cd2d5d/modelscope_hub-0.5.1-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "moviepy-2.2.1-py3-none-any.whl", "project": "moviepy", "sha256": "6b56803fec2ac54b557404126ac1160e65448e03798fa282bd23e8fab3795060", "url": "https://files.pythonhosted.org/packages/9a/73/7d3b2010baa0b5eb1e4dfa9e4385e89b6716be76f2fa21a6c0fe34b68e5a/moviepy-2.2.1-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "msgspec-0.23.0-cp311-cp311-manylinux2014_aarch64.manylinux_2_17_aarch64.manylinux_2_28_aarch64.whl", "project": "msgspec", "sha256": "6ce60801cf7c8368819ca755deec31a0da02137544dc5d3ab065aac5e59e7cdb", "url": "https://files.pythonhosted.org/packages/94/ed/96778b68d3609ff05486599e9da166dae5153a51c2e1cd7f0d6ff9b3fd9e/msgspec-0.23.0-cp311-cp311-manylinux2014_aarch64.manylinux_2_17_aarch64.manylinux_2_28_aarch64.whl"},
+    {"index": "https://pypi.org/simple", "name": "multiprocess-0.70.19-py311-none-any.whl", "project": "multiprocess", "sha256": "928851ae7973aea4ce0eaf330bbdafb2e01398a91518d5c8818802845564f45c", "url": "https://files.pythonhosted.org/packages/86/c2/dec9722dc3474c164a0b6bcd9a7ed7da542c98af8cabce05374abab35edd/multiprocess-0.70.19-py311-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "narwhals-2.29.0-py3-none-any.whl", "project": "narwhals", "sha256": "1c69b3dc30240f6e848c5a673cafc86affa44184ecce721e25b7194663ad10dc", "url": "https://files.pythonhosted.org/packages/9e/2b/20b4b463c3795dc390db8fa6ec2b5c3e0aea90a760f813305da4c33dd814/narwhals-2.29.0-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "nest_asyncio-1.6.0-py3-none-any.whl", "project": "nest-asyncio", "sha256": "87af6efd6b5e897c81050477ef65c62e2b2f35d51703cae01aff2905b1852e1c", "url": "https://files.pythonhosted.org/packages/a0/c4/c2971a3ba4c6103a3d10c4b0f24f461ddc027f0f09763220cf35ca1401b3/nest_asyncio-1.6.0-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "ninja-1.13.2-py3-none-manylinux2014_aarch64.manylinux_2_17_aarch64.whl", "project": "ninja", "sha256": "d775a5e43e9088f507a6250d57fcf5678eb31268c545feb5064ffeee33735622", "url": "https://files.pythonhosted.org/packages/35/54/7368ce188625e39acc03ee362bb86cc9bfa6ad15e25c50889ae36e2889b3/ninja-1.13.2-py3-none-manylinux2014_aarch64.manylinux_2_17_aarch64.whl"},
+    {"index": "https://pypi.org/simple", "name": "nvtx-0.2.17-cp311-cp311-manylinux2014_aarch64.manylinux_2_17_aarch64.manylinux_2_28_aarch64.whl", "project": "nvtx", "sha256": "2647d528b43aeacc3ad699bc72d7148d7a2546ff4821e2825ab636ab2fd15fe4", "url": "https://files.pythonhosted.org/packages/e3/fa/a2c320e0b693f1e0e0ddf97a1ab21b335d7bf3989d137dada1df1d36c442/nvtx-0.2.17-cp311-cp311-manylinux2014_aarch64.manylinux_2_17_aarch64.manylinux_2_28_aarch64.whl"},
+    {"index": "https://pypi.org/simple", "name": "openai-2.6.1-py3-none-any.whl", "project": "openai", "sha256": "904e4b5254a8416746a2f05649594fa41b19d799843cd134dac86167e094edef", "url": "https://files.pythonhosted.org/packages/15/0e/331df43df633e6105ff9cf45e0ce57762bd126a45ac16b25a43f6738d8a2/openai-2.6.1-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "openai_harmony-0.0.4-cp38-abi3-manylinux_2_17_aarch64.manylinux2014_aarch64.whl", "project": "openai-harmony", "sha256": "3cf2344366f10981bbc0f6d9949a0b2bb87151d209ed295943ed6ad8eda37932", "url": "https://files.pythonhosted.org/packages/05/88/ade63bd8f36603610040e7cc086bc134d57a99a742e05f7fcddfdf822ee1/openai_harmony-0.0.4-cp38-abi3-manylinux_2_17_aarch64.manylinux2014_aarch64.whl"},
+    {"index": "https://pypi.org/simple", "name": "opencv_python-4.10.0.84-cp37-abi3-manylinux_2_17_aarch64.manylinux2014_aarch64.whl", "project": "opencv-python", "sha256": "09a332b50488e2dda866a6c5573ee192fe3583239fb26ff2f7f9ceb0bc119ea6", "url": "https://files.pythonhosted.org/packages/81/e4/7a987ebecfe5ceaf32db413b67ff18eb3092c598408862fff4d7cc3fd19b/opencv_python-4.10.0.84-cp37-abi3-manylinux_2_17_aarch64.manylinux2014_aarch64.whl"},
+    {"index": "https://pypi.org/simple", "name": "opencv_python_headless-4.10.0.84-cp37-abi3-manylinux_2_17_aarch64.manylinux2014_aarch64.whl", "project": "opencv-python-headless", "sha256": "46071015ff9ab40fccd8a163da0ee14ce9846349f06c6c8c0f2870856ffa45db", "url": "https://files.pythonhosted.org/packages/91/61/f838ce2046f3ec3591ea59ea3549085e399525d3b4558c4ed60b55ed88c0/opencv_python_headless-4.10.0.84-cp37-abi3-manylinux_2_17_aarch64.manylinux2014_aarch64.whl"},
+    {"index": "https://pypi.org/simple", "name": "opentelemetry_api-1.45.2-py3-none-any.whl", "project": "opentelemetry-api", "sha256": "2cbd737377e710ee740d261c94e93fa0f08e6d037c18f17513cc0a2d94479a34", "url": "https://files.pythonhosted.org/packages/a9/2d/610db864d7513158cebb8f36cc88e67e73bd6c7aa1905ef18d89e1281c81/opentelemetry_api-1.45.2-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "orjson-3.13.0-cp311-cp311-manylinux_2_17_aarch64.manylinux2014_aarch64.whl", "project": "orjson", "sha256": "dd9d9a101bd8dbfad112170f009cd155e52bb8c936468821a0d03cbb96c0e426", "url": "https://files.pythonhosted.org/packages/ca/80/0eec5fbde2e52407646b4cb3118f63175bdcee1e2390c2759dc96e0bc62a/orjson-3.13.0-cp311-cp311-manylinux_2_17_aarch64.manylinux2014_aarch64.whl"},
+    {"index": "https://pypi.org/simple", "name": "outlines-0.1.11-py3-none-any.whl", "project": "outlines", "sha256": "f5a5f2242ed9802d3aab7a92789bf4008d734c576be9258cc0a297f690124727", "url": "https://files.pythonhosted.org/packages/13/b4/99ea4a122bef60e3fd6402d19665aff1f928e0daf8fac3044d0b73f72003/outlines-0.1.11-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "outlines_core-0.1.26-cp311-cp311-manylinux_2_17_aarch64.manylinux2014_aarch64.whl", "project": "outlines-core", "sha256": "a8932044a3d9329be53a226118850638f85b4d7842f9b863d0a123f23de220cd", "url": "https://files.pythonhosted.org/packages/6a/a6/ceac3760e1feb898b4047aeb54e0a3de975b59e87a17d6ba0a04dec5eaed/outlines_core-0.1.26-cp311-cp311-manylinux_2_17_aarch64.manylinux2014_aarch64.whl"},
+    {"index": "https://pypi.org/simple", "name": "pandas-2.3.3-cp311-cp311-manylinux_2_24_aarch64.manylinux_2_28_aarch64.whl", "project": "pandas", "sha256": "b468d3dad6ff947df92dcb32ede5b7bd41a9b3cceef0a30ed925f6d01fb8fa66", "url": "https://files.pythonhosted.org/packages/fe/e4/de154cbfeee13383ad58d23017da99390b91d73f8c11856f2095e813201b/pandas-2.3.3-cp311-cp311-manylinux_2_24_aarch64.manylinux_2_28_aarch64.whl"},
+    {"index": "https://pypi.org/simple", "name": "parso-0.8.7-py2.py3-none-any.whl", "project": "parso", "sha256": "a8926eb2a1b915486941fdbd31e86a4baf88fe8c210f25f2f35ecec5b574ca1c", "url": "https://files.pythonhosted.org/packages/99/5d/8268b644392ee874ee82a635cd0df1773de230bde356c38de28e298392cc/parso-0.8.7-py2.py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "partial_json_parser-0.2.1.1.post7-py3-none-any.whl", "project": "partial-json-parser", "sha256": "145119e5eabcf80cbb13844a6b50a85c68bf99d376f8ed771e2a3c3b03e653ae", "url": "https://files.pythonhosted.org/packages/42/32/658973117bf0fd82a24abbfb94fe73a5e86216e49342985e10acce54775a/partial_json_parser-0.2.1.1.post7-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "pexpect-4.9.0-py2.py3-none-any.whl", "project": "pexpect", "sha256": "7236d1e080e4936be2dc3e326cec0af72acf9212a7e1d060210e70a47e253523", "url": "https://files.pythonhosted.org/packages/9e/c3/059298687310d527a58bb01f3b1965787ee3b40dce76752eda8b44e9a2c5/pexpect-4.9.0-py2.py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "pluggy-1.7.0-py3-none-any.whl", "project": "pluggy", "sha256": "7dd7b0d8832ba3cb632c306926ded123429211b83641b35dc5c41ad2d34f9bec", "url": "https://files.pythonhosted.org/packages/40/9e/2b38731e0fc536806f16490e1a12d7f0dc2a1235aa8cc07bcc75416a7daa/pluggy-1.7.0-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "proglog-0.1.12-py3-none-any.whl", "project": "proglog", "sha256": "ccaafce51e80a81c65dc907a460c07ccb8ec1f78dc660cfd8f9ec3a22f01b84c", "url": "https://files.pythonhosted.org/packages/c1/1b/f7ea6cde25621cd9236541c66ff018f4268012a534ec31032bcb187dc5e7/proglog-0.1.12-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "prometheus_client-0.26.0-py3-none-any.whl", "project": "prometheus-client", "sha256": "fa93d06737aa02bacd05794768508bb97d2fbee28cb3bca04eaae92f0ca953d6", "url": "https://files.pythonhosted.org/packages/eb/a3/b69efbf4143b5b9859b977770bbbabcc2796b702fa69dc40271e45cd5a56/prometheus_client-0.26.0-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "prompt_toolkit-3.0.53-py3-none-any.whl", "project": "prompt-toolkit", "sha256": "01c0891d7f9237d5e339f7d3e42cdae80b7534abb1c7c0e3352efba6231492f2", "url": "https://files.pythonhosted.org/packages/54/6f/84908cad2d6aa5144abcf7b42709fe4fdb459bc640ec7ac5786e7693dabc/prompt_toolkit-3.0.53-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "protobuf-7.36.2-cp310-abi3-manylinux2014_aarch64.whl", "project": "protobuf", "sha256": "e11e1f0180583a2af89db6a2ecd9e8dc40aa6d2988ca175bfd0e6d12ea72d74e", "url": "https://files.pythonhosted.org/packages/b6/ea/91fdf7c2b8bbd49cde056f00a9df6773532987e1c00fe2830b895af95c7e/protobuf-7.36.2-cp310-abi3-manylinux2014_aarch64.whl"},
+    {"index": "https://pypi.org/simple", "name": "psutil-7.2.2-cp36-abi3-manylinux2014_aarch64.manylinux_2_17_aarch64.manylinux_2_28_aarch64.whl", "project": "psutil", "sha256": "b0726cecd84f9474419d67252add4ac0cd9811b04d61123054b9fb6f57df6e9e", "url": "https://files.pythonhosted.org/packages/63/65/37648c0c158dc222aba51c089eb3bdfa238e621674dc42d48706e639204f/psutil-7.2.2-cp36-abi3-manylinux2014_aarch64.manylinux_2_17_aarch64.manylinux_2_28_aarch64.whl"},
+    {"index": "https://pypi.org/simple", "name": "ptyprocess-0.7.0-py2.py3-none-any.whl", "project": "ptyprocess", "sha256": "4b41f3967fce3af57cc7e94b888626c18bf37a083e3651ca8feeb66d492fef35", "url": "https://files.pythonhosted.org/packages/22/a6/858897256d0deac81a172289110f31629fc4cee19b6f01283303e18c8db3/ptyprocess-0.7.0-py2.py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "pure_eval-0.2.4-py3-none-any.whl", "project": "pure-eval", "sha256": "96cae060a313cfaad51bb761278bfb0e62dc0248d9315a81173752dc546cd37a", "url": "https://files.pythonhosted.org/packages/6d/18/83376915176eb058cb86470eb7396388a13350b09a8f233a79303bbcbc5b/pure_eval-0.2.4-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "py_spy-0.4.3-py2.py3-none-manylinux2014_aarch64.manylinux_2_17_aarch64.whl", "project": "py-spy", "sha256": "bbcec46930d464b3bfc142d6d02ade4dd8ad5627823263b3eff0280e80c7c132", "url": "https://files.pythonhosted.org/packages/60/c3/c9384da6992d64e0dffab551cda3d1e990de1a2685fcfcc16fc8e5a98b18/py_spy-0.4.3-py2.py3-none-manylinux2014_aarch64.manylinux_2_17_aarch64.whl"},
+    {"index": "https://pypi.org/simple", "name": "pyarrow-24.0.0-cp311-cp311-manylinux_2_28_aarch64.whl", "project": "pyarrow", "sha256": "0b3537c00fb8d384f15ac1e79b6eb6db04a16514c8c1d22e59a9b95c8ba42868", "url": "https://files.pythonhosted.org/packages/eb/8e/fb178720400ef69db251eb4a9c3ccf4af269bc1feb5055529b8fc87170d1/pyarrow-24.0.0-cp311-cp311-manylinux_2_28_aarch64.whl"},
+    {"index": "https://pypi.org/simple", "name": "pybase64-1.5.1-cp311-cp311-manylinux2014_aarch64.manylinux_2_17_aarch64.whl", "project": "pybase64", "sha256": "c8dd47a222cc4b5fa504930265d9624fa0b00a80801a3f150a8d0b21bec7429c", "url": "https://files.pythonhosted.org/packages/4f/0a/0617b8d949d26d260c21d3ad680db87f937cd8736a8451c096be3d8754a3/pybase64-1.5.1-cp311-cp311-manylinux2014_aarch64.manylinux_2_17_aarch64.whl"},
+    {"index": "https://pypi.org/simple", "name": "pybind11-3.1.0-py3-none-any.whl", "project": "pybind11", "sha256": "b8488090f8acffbcb6b5d6a85571a6827a0a2981ffb75e5a0b27b87c4a6b7dd0", "url": "https://files.pythonhosted.org/packages/33/fd/8762f7ee3e4e4be6d1d846cffb4916dd9bb02b2f800d3603718a0efe494c/pybind11-3.1.0-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "pycountry-26.2.16-py3-none-any.whl", "project": "pycountry", "sha256": "115c4baf7cceaa30f59a4694d79483c9167dbce7a9de4d3d571c5f3ea77c305a", "url": "https://files.pythonhosted.org/packages/9c/42/7703bd45b62fecd44cd7d3495423097e2f7d28bc2e99e7c1af68892ab157/pycountry-26.2.16-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "pycparser-3.12-py3-none-any.whl", "project": "pycparser", "sha256": "a076f3f489b39b43ed13563a1dafe42447445bec2e294154ec5c57fcdda4c85e", "url": "https://files.pythonhosted.org/packages/b6/ae/315bbeee126a769cbde43cf4908acb4b40408d8bf8bbf334dd7368d8dadf/pycparser-3.12-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "pycryptodomex-3.24.2-cp37-abi3-manylinux2014_aarch64.manylinux_2_17_aarch64.whl", "project": "pycryptodomex", "sha256": "97dc6ea02ec1ed55dca0fbc98758ac23d0ca8ce9d7ea32d538c2851e23b8b27f", "url": "https://files.pythonhosted.org/packages/61/13/fd720f518c31f7bdcf8984f5a0f8d01014e2e044dc49932112447a4bf7ba/pycryptodomex-3.24.2-cp37-abi3-manylinux2014_aarch64.manylinux_2_17_aarch64.whl"},
+    {"index": "https://pypi.org/simple", "name": "pydantic-2.14.4-py3-none-any.whl", "project": "pydantic", "sha256": "653a2ad9f6d8858529c77c72717d0ea991d6c6837fe683246b2f4b2bbfc3fadc", "url": "https://files.pythonhosted.org/packages/8a/8c/824a686c4ba815ddb0722f9e66272088bccd4e1ae1d2f7015375e4a4fc7f/pydantic-2.14.4-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "pydantic_core-2.50.5-cp311-cp311-manylinux2014_aarch64.manylinux_2_17_aarch64.whl", "project": "pydantic-core", "sha256": "ba2b34529984a8e3cb1bc62a7687617722695a2cb4e57958de32a0eba128a07a", "url": "https://files.pythonhosted.org/packages/8f/bd/029b44924c3df7cf74f2127384ed628aa9070df05881582cca17e5a113c8/pydantic_core-2.50.5-cp311-cp311-manylinux2014_aarch64.manylinux_2_17_aarch64.whl"},
+    {"index": "https://pypi.org/simple", "name": "pydantic_extra_types-2.11.1-py3-none-any.whl", "project": "pydantic-extra-types", "sha256": "1722ea2bddae5628ace25f2aa685b69978ef533123e5638cfbddb999e0100ec1", "url": "https://files.pythonhosted.org/packages/17/c1/3226e6d7f5a4f736f38ac11a6fbb262d701889802595cdb0f53a885ac2e0/pydantic_extra_types-2.11.1-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "pygments-2.21.0-py3-none-any.whl", "project": "pygments", "sha256": "2363c69b61c4a97c838da3b130dcd6468f4848992b21a82f2a63ec34377137d9", "url": "https://files.pythonhosted.org/packages/71/46/17f022dd3e953bf20a04a028a21ec746d942f8d2af30fa0f124fa0e6a684/pygments-2.21.0-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "pyproject_hooks-1.3.3-py3-none-any.whl", "project": "pyproject-hooks", "sha256": "5fc53fdac9f7bd63fbcdc868fb5f90b4784d78a53a3d3388cd738b807441a20b", "url": "https://files.pythonhosted.org/packages/85/11/044d1ae1b4ec0d7af88ee5bc91e081be1022533032b906a7bdabdbb60977/pyproject_hooks-1.3.3-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "pytest-9.2.0-py3-none-any.whl", "project": "pytest", "sha256": "07acdcf88ec174f907dc01af70bf52d49b014bbab03faeeade31c96b18c2e588", "url": "https://files.pythonhosted.org/packages/51/39/1f5d8c8877a0fa327db959c19341d4be61660de1ab6b7391f9eb805bcd67/pytest-9.2.0-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "pytest_mock-3.17.0-py3-none-any.whl", "project": "pytest-mock", "sha256": "1b82aa4b37137248bd687055e109723debeb07b489de1565297dc9589c5f2d6b", "url": "https://files.pythonhosted.org/packages/e8/ea/47fbdc8f37410956fd445720e927589b1e2a47772c5f28109f0ce2fa26d9/pytest_mock-3.17.0-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "python_dateutil-4.0.0-py3-none-any.whl", "project": "python-dateutil", "sha256": "a5e246f79eb80475e691bf93862cead98decd8a498cf53ba0516fcdc0f50dc1c", "url": "https://files.pythonhosted.org/packages/2f/a9/52b89563d154433d79b51ed1eb4842bf7334cb2696891a7fe135618853d7/python_dateutil-4.0.0-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "python_dotenv-1.2.4-py3-none-any.whl", "project": "python-dotenv", "sha256": "42269a8a5b3fd54ffa6f3d84b18abed50064717576b4ecf03dc4a55d8aa04fdc", "url": "https://files.pythonhosted.org/packages/60/d1/38f3a3405989a89ac18390803e70c6ad7c7760da4f9b83cbeca0c44a0c72/python_dotenv-1.2.4-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "python_multipart-0.0.34-py3-none-any.whl", "project": "python-multipart", "sha256": "ebacd224bd686eee2f9aa1066a657affe07435a185834e05e5235e2e59173e91", "url": "https://files.pythonhosted.org/packages/f5/0e/090c52b122d8ec5fa37942c1410fea9cf04ce98bca0c84dde7f0aa11594d/python_multipart-0.0.34-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "pytz-2026.6-py2.py3-none-any.whl", "project": "pytz", "sha256": "7fed3fee8fd6bd4a2b7b75a8d56021d0624127bf69bd5691f115db929ac570b3", "url": "https://files.pythonhosted.org/packages/b6/25/564f3fc5b70c1398d706c51f2b1470d0ea0b1b2f96fee67877b6f5bdf3b6/pytz-2026.6-py2.py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "PyYAML-6.0.1-cp311-cp311-manylinux_2_17_aarch64.manylinux2014_aarch64.whl", "project": "pyyaml", "sha256": "42f8152b8dbc4fe7d96729ec2b99c7097d656dc1213a3229ca5383f973a5ed6d", "url": "https://files.pythonhosted.org/packages/5e/94/7d5ee059dfb92ca9e62f4057dcdec9ac08a9e42679644854dc01177f8145/PyYAML-6.0.1-cp311-cp311-manylinux_2_17_aarch64.manylinux2014_aarch64.whl"},
+    {"index": "https://pypi.org/simple", "name": "pyzmq-27.3.0-cp311-cp311-manylinux_2_26_aarch64.manylinux_2_28_aarch64.whl", "project": "pyzmq", "sha256": "f3d14fc8a7b85156c67e3f6ebbe8f2af2f89da2a407997a66e2a578e1bdabf6a", "url": "https://files.pythonhosted.org/packages/ca/b4/85be2f47469f13bf31a778c88475bd33824299243af36b18728f96631658/pyzmq-27.3.0-cp311-cp311-manylinux_2_26_aarch64.manylinux_2_28_aarch64.whl"},
+    {"index": "https://pypi.org/simple", "name": "referencing-0.37.0-py3-none-any.whl", "project": "referencing", "sha256": "381329a9f99628c9069361716891d34ad94af76e461dcb0335825aecc7692231", "url": "https://files.pythonhosted.org/packages/2c/58/ca301544e1fa93ed4f80d724bf5b194f6e4b945841c5bfd555878eea9fcb/referencing-0.37.0-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "regex-2026.11.19-cp311-cp311-manylinux2014_aarch64.manylinux_2_17_aarch64.manylinux_2_28_aarch64.whl", "project": "regex", "sha256": "3bd48fcc3222607d2b0e260be6e1a957b874f852b13af8c8643c8fbd8acf2425", "url": "https://files.pythonhosted.org/packages/90/da/607ce7464498aa1a4c62281684f7f25beab2270889d98b6d348078570307/regex-2026.11.19-cp311-cp311-manylinux2014_aarch64.manylinux_2_17_aarch64.manylinux_2_28_aarch64.whl"},
+    {"index": "https://pypi.org/simple", "name": "remote_pdb-2.1.0-py2.py3-none-any.whl", "project": "remote-pdb", "sha256": "94f73a92ac1248cf16189211011f97096bdada8a7baac8c79372663bbb57b5d0", "url": "https://files.pythonhosted.org/packages/71/c5/d208c66344bb785d800adb61aef512290d3473052b9e7697890f0547aff2/remote_pdb-2.1.0-py2.py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "requests-2.34.2-py3-none-any.whl", "project": "requests", "sha256": "2a0d60c172f83ac6ab31e4554906c0f3b3588d37b5cb939b1c061f4907e278e0", "url": "https://files.pythonhosted.org/packages/a0/f4/c67b0b3f1b9245e8d266f0f112c500d50e5b4e83cb6f3b71b6528104182a/requests-2.34.2-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "rich-15.0.0-py3-none-any.whl", "project": "rich", "sha256": "33bd4ef74232fb73fe9279a257718407f169c09b78a87ad3d296f548e27de0bb", "url": "https://files.pythonhosted.org/packages/82/3b/64d4899d73f91ba49a8c18a8ff3f0ea8f1c1d75481760df8c68ef5235bf5/rich-15.0.0-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "rpds_py-2026.9.1-cp311-cp311-manylinux_2_17_aarch64.manylinux2014_aarch64.whl", "project": "rpds-py", "sha256": "e01b3c878c8641913e688edd1b3f08658c6783d29cf6b826bd3c0d1ae7a1ffaa", "url": "https://files.pythonhosted.org/packages/6d/45/4df346410bb873d03ec60c3b891d1fceb8cabde1971d29844bbb625cc296/rpds_py-2026.9.1-cp311-cp311-manylinux_2_17_aarch64.manylinux2014_aarch64.whl"},
+    {"index": "https://pypi.org/simple", "name": "safetensors-0.8.0-cp310-abi3-manylinux_2_17_aarch64.manylinux2014_aarch64.whl", "project": "safetensors", "sha256": "7a46e5ff292c356d6991e60942ba7f79817682d3a2cef0702136448cb9c4d235", "url": "https://files.pythonhosted.org/packages/09/7d/65a7de0af421317bb36a067241e4235fff194eed60b961ed6d3f59a3fc60/safetensors-0.8.0-cp310-abi3-manylinux_2_17_aarch64.manylinux2014_aarch64.whl"},
+    {"index": "https://pypi.org/simple", "name": "scikit_image-0.25.2-cp311-cp311-manylinux_2_17_aarch64.manylinux2014_aarch64.whl", "project": "scikit-image", "sha256": "b2cfc96b27afe9a05bc92f8c6235321d3a66499995675b27415e0d0c76625173", "url": "https://files.pythonhosted.org/packages/ef/14/0c4a02cb27ca8b1e836886b9ec7c9149de03053650e9e2ed0625f248dd92/scikit_image-0.25.2-cp311-cp311-manylinux_2_17_aarch64.manylinux2014_aarch64.whl"},
+    {"index": "https://pypi.org/simple", "name": "scikit_learn-1.9.1-cp311-cp311-manylinux_2_27_aarch64.manylinux_2_28_aarch64.whl", "project": "scikit-learn", "sha256": "4298fcc01b3d8fa9768d36894e99cce0747b3b2dd73bfd80779e393769d0afab", "url": "https://files.pythonhosted.org/packages/a1/aa/a7a61517eaaa8acbf6061d255a625034e4afa277caff47e829574cc21d1c/scikit_learn-1.9.1-cp311-cp311-manylinux_2_27_aarch64.manylinux_2_28_aarch64.whl"},
+    {"index": "https://pypi.org/simple", "name": "scipy-1.16.3-cp311-cp311-manylinux2014_aarch64.manylinux_2_17_aarch64.whl", "project": "scipy", "sha256": "532fb5ad6a87e9e9cd9c959b106b73145a03f04c7d57ea3e6f6bb60b86ab0876", "url": "https://files.pythonhosted.org/packages/be/a0/668c4609ce6dbf2f948e167836ccaf897f95fb63fa231c87da7558a374cd/scipy-1.16.3-cp311-cp311-manylinux2014_aarch64.manylinux_2_17_aarch64.whl"},
+    {"index": "https://pypi.org/simple", "name": "sentencepiece-0.2.3-cp311-cp311-manylinux_2_27_aarch64.manylinux_2_28_aarch64.whl", "project": "sentencepiece", "sha256": "855b047e02fb9c7aae2f673f5c1adbd42a4a0e8ce77e5090d14ff26f9282749d", "url": "https://files.pythonhosted.org/packages/c2/4f/6db415ccb1d9508becda7e56092f63f24972dea0605fe94a8c1d9d4b5075/sentencepiece-0.2.3-cp311-cp311-manylinux_2_27_aarch64.manylinux_2_28_aarch64.whl"},
+    {"index": "https://pypi.org/simple", "name": "setproctitle-1.3.8-cp311-cp311-manylinux2014_aarch64.manylinux_2_17_aarch64.manylinux_2_28_aarch64.whl", "project": "setproctitle", "sha256": "861380b2244983d12b6fe00e4a49f16f9946932245a252dd16c1f5ef7d1be632", "url": "https://files.pythonhosted.org/packages/56/21/cc23c7184c59e3511b024aac78181d71a4d68f957cf7a07b5cff13404db0/setproctitle-1.3.8-cp311-cp311-manylinux2014_aarch64.manylinux_2_17_aarch64.manylinux_2_28_aarch64.whl"},
+    {"index": "https://pypi.org/simple", "name": "shellingham-1.5.4-py2.py3-none-any.whl", "project": "shellingham", "sha256": "7ecfff8f2fd72616f7481040475a65b2bf8af90a56c89140852d1120324e8686", "url": "https://files.pythonhosted.org/packages/e0/f9/0595336914c5619e5f28a1fb793285925a8cd4b432c9da0a987836c7f822/shellingham-1.5.4-py2.py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "six-1.17.0-py2.py3-none-any.whl", "project": "six", "sha256": "4721f391ed90541fddacab5acf947aa0d3dc7d27b2e1e8eda2be8970586c3274", "url": "https://files.pythonhosted.org/packages/b7/ce/149a00dd41f10bc29e5921b496af8b574d8413afcd5e30dfa0ed46c2cc5e/six-1.17.0-py2.py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "smg_grpc_proto-0.4.28-py3-none-any.whl", "project": "smg-grpc-proto", "sha256": "970dec0a8c0e78b42758c7690cc7b8bbf0416f680fdad448a4f5c9b8c3e68afb", "url": "https://files.pythonhosted.org/packages/17/9f/ab7836d97f5e9c971d1c116542454cf17967f6d12026c7770247463ce9ae/smg_grpc_proto-0.4.28-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "smg_grpc_servicer-0.14.1-py3-none-any.whl", "project": "smg-grpc-servicer", "sha256": "0d78a7e38b7cf5f7f1b044051f6795b3ca1b289ef0b44eaf1945b0b13703e2e8", "url": "https://files.pythonhosted.org/packages/4d/98/8041bd27b1fd98e3a69a92693138bf1083a67f33b658d328878e1c5e7a57/smg_grpc_servicer-0.14.1-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "sniffio-1.3.1-py3-none-any.whl", "project": "sniffio", "sha256": "2f6da418d1f1e0fddd844478f41680e794e6051915791a034ff65e5f100525a2", "url": "https://files.pythonhosted.org/packages/e9/44/75a9c9421471a6c4805dbf2356f7c181a29c1879239abab1ea2cc8f38b40/sniffio-1.3.1-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "soundfile-0.13.1-py2.py3-none-manylinux_2_28_aarch64.whl", "project": "soundfile", "sha256": "9c9e855f5a4d06ce4213f31918653ab7de0c5a8d8107cd2427e44b42df547deb", "url": "https://files.pythonhosted.org/packages/58/ae/c0e4a53d77cf6e9a04179535766b3321b0b9ced5f70522e4caf9329f0046/soundfile-0.13.1-py2.py3-none-manylinux_2_28_aarch64.whl"},
+    {"index": "https://pypi.org/simple", "name": "sqlalchemy-2.1.9-cp311-cp311-manylinux2014_aarch64.manylinux_2_17_aarch64.manylinux_2_28_aarch64.whl", "project": "sqlalchemy", "sha256": "ca4819ce57c6f520026ef603c954e13f34cc029c17a6bae9b4d01154535ccb2d", "url": "https://files.pythonhosted.org/packages/e8/20/b4ef5720785211c8a9f5d112dcc58d15e1691906c11877453283544f0378/sqlalchemy-2.1.9-cp311-cp311-manylinux2014_aarch64.manylinux_2_17_aarch64.manylinux_2_28_aarch64.whl"},
+    {"index": "https://pypi.org/simple", "name": "stack_data-0.6.3-py3-none-any.whl", "project": "stack-data", "sha256": "d5558e0c25a4cb0853cddad3d77da9891a08cb85dd9f9f91b9f8cd66e511e695", "url": "https://files.pythonhosted.org/packages/f1/7b/ce1eafaf1a76852e2ec9b22edecf1daa58175c090266e9f6c64afcd81d91/stack_data-0.6.3-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "starlette-1.10.0-py3-none-any.whl", "project": "starlette", "sha256": "478c0ab3b4ced6e82719849c118fa406f0278a3499c1a898cd15cd31bdc38ce4", "url": "https://files.pythonhosted.org/packages/88/2e/947cfe02def9371c07cd5bf5b6b61c829e9aecb9904db02a66cfafbc1eec/starlette-1.10.0-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "threadpoolctl-3.8.0-py3-none-any.whl", "project": "threadpoolctl", "sha256": "f1b49c82704d50f13ffae019c727b0fa4f6791a58f48f06a09c45face1be66da", "url": "https://files.pythonhosted.org/packages/54/1b/831f2de4840a25db1dd7b1afea433ccafe6bb10aca07e13264f2079462d0/threadpoolctl-3.8.0-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "tifffile-2026.3.3-py3-none-any.whl", "project": "tifffile", "sha256": "e8be15c94273113d31ecb7aa3a39822189dd11c4967e3cc88c178f1ad2fd1170", "url": "https://files.pythonhosted.org/packages/1a/e4/e804505f87627cd8cdae9c010c47c4485fd8c1ce31a7dd0ab7fcc4707377/tifffile-2026.3.3-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "tiktoken-0.14.0-cp311-cp311-manylinux_2_28_aarch64.whl", "project": "tiktoken", "sha256": "1f83081065ee5833d35b49e9180f3d8d15622a603dd1c435da0da6cc12b3662f", "url": "https://files.pythonhosted.org/packages/c8/b6/31da98ee871383509cae2ba96a9ddef1965e3c4f8cb6dc7bcda3379398db/tiktoken-0.14.0-cp311-cp311-manylinux_2_28_aarch64.whl"},
+    {"index": "https://pypi.org/simple", "name": "torchao-0.9.0-py3-none-any.whl", "project": "torchao", "sha256": "ea5603c32762f1a9ade1a4dc7b00f5246623b24a28e49e666f614c79a408712a", "url": "https://files.pythonhosted.org/packages/db/72/01f755514fb61eadc80b974eb4bd4f22f3009b35457773523e3bd497c511/torchao-0.9.0-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "tqdm-4.70.1-py3-none-any.whl", "project": "tqdm", "sha256": "c293e525e6fef9c20e8728fd4612df02a0aa31bb5fe91ecd93e123b1b7bffa73", "url": "https://files.pythonhosted.org/packages/a7/03/921a3d3c75785aca9ebfbfcabfbc3a1be12e2ab5265deb026d55a5a3f83e/tqdm-4.70.1-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "traitlets-5.16.1-py3-none-any.whl", "project": "traitlets", "sha256": "f775618166caa0396c8e337099240f2bd3e5e917d203b2e6fbe21a58d3cb1f6b", "url": "https://files.pythonhosted.org/packages/ad/66/0d785f0bc5e4315a96c989bb476d0fc07ea4f85132550c7b156ca2035d52/traitlets-5.16.1-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "trimesh-5.2.0-py3-none-any.whl", "project": "trimesh", "sha256": "04db2c7ec62afdd7763fb04c82bb5f257ddd984993a19ee83697f475fc58fd29", "url": "https://files.pythonhosted.org/packages/51/14/78624d9c89bab76c2a2e1e839c7641fa686828c2c1c8fb64aedf3b371a5d/trimesh-5.2.0-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "truststore-0.10.5-py3-none-any.whl", "project": "truststore", "sha256": "9aaaedaefaf06d8b206278cf8b5012bc897f485a874503501e12d776df78951c", "url": "https://files.pythonhosted.org/packages/51/e9/3a7820be2bb0fe53b6bc9c3be26d3d1158004e4c3ab953aa6840b955b1e9/truststore-0.10.5-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "typer-0.29.2-py3-none-any.whl", "project": "typer", "sha256": "f30731f8ca758368b836b3714872e58e395cef8fcaff918c853b1969ed5274e7", "url": "https://files.pythonhosted.org/packages/62/f3/864dcb0e165b52e9f75aa3c7e0aeeb9876f139c66eb14d87856bb173b0fa/typer-0.29.2-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "typing_inspection-0.4.5-py3-none-any.whl", "project": "typing-inspection", "sha256": "bc210535442b39e1bf2805e0c7a17dfd6a4ace760c84c7f7d16245d23a6b1c39", "url": "https://files.pythonhosted.org/packages/de/0c/ea2544850a7c135e15033a5c7a8e7211136184b7ae63e2239d557c2b3019/typing_inspection-0.4.5-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "tzdata-2026.6-py2.py3-none-any.whl", "project": "tzdata", "sha256": "0a10eec6e13ef16b627fabed9a5f2ba61a62b1c67f327305f4e7e412a70b4aec", "url": "https://files.pythonhosted.org/packages/0a/66/9a06c2227fedfd4919f0eaaa8b94377d9730882a7e4f95823c9a331ab5e1/tzdata-2026.6-py2.py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "urllib3-2.8.0-py3-none-any.whl", "project": "urllib3", "sha256": "0cf3cae568d36aa9576b28dfb35f11328f1cb974ca7647d9475ebb86c75ac6e3", "url": "https://files.pythonhosted.org/packages/92/9d/c4e665119135114480843e7ab388fa94d8480650450e6f8e26b70d323a4c/urllib3-2.8.0-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "uvicorn-0.55.0-py3-none-any.whl", "project": "uvicorn", "sha256": "bee604c5af6e15fb0584913c632b222c09db1048c26fc05053203207c4b9e37d", "url": "https://files.pythonhosted.org/packages/d2/05/3f8e143f2180eb21ed5e28b3c319143960c797c68852744c4d9116480928/uvicorn-0.55.0-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "uvloop-0.23.0-cp311-cp311-manylinux2014_aarch64.manylinux_2_17_aarch64.manylinux_2_28_aarch64.whl", "project": "uvloop", "sha256": "8fcd721113260ffb5e38bf14a8725b17d431f34209f7d1c7005b667946e630b3", "url": "https://files.pythonhosted.org/packages/25/0d/b5f69dae3736d96a8753c6ecd32d676ecd212be7ba3252e9c379ad9cc05c/uvloop-0.23.0-cp311-cp311-manylinux2014_aarch64.manylinux_2_17_aarch64.manylinux_2_28_aarch64.whl"},
+    {"index": "https://pypi.org/simple", "name": "wcwidth-0.9.4-cp310-abi3-manylinux2014_aarch64.manylinux_2_17_aarch64.whl", "project": "wcwidth", "sha256": "093469e01d881bff3db93ff3f56c364dc87c441ea01f9f41c22de0c0bdf5c6ef", "url": "https://files.pythonhosted.org/packages/7d/5b/42bdf9a4b0e4f9126584af2ec73642de495f3bd8add907430f13c3bb98d2/wcwidth-0.9.4-cp310-abi3-manylinux2014_aarch64.manylinux_2_17_aarch64.whl"},
+    {"index": "https://pypi.org/simple", "name": "xatlas-0.0.11.tar.gz", "project": "xatlas", "sha256": "72f0bc6c42c19252be87e947d9dfe251c8d6c6943fd43e3d173ddc6b1afad693", "url": "https://files.pythonhosted.org/packages/7c/fe/32adb4dbdf5485c185de9b62b83d434f12ca5be8a000d9882c871808987b/xatlas-0.0.11.tar.gz"},
+    {"index": "https://pypi.org/simple", "name": "xgrammar-0.1.32-cp311-cp311-manylinux_2_26_aarch64.manylinux_2_28_aarch64.whl", "project": "xgrammar", "sha256": "a332c0364f665b410a6cfc2ada155c3a6ede430e385ac431015e31735a64fec3", "url": "https://files.pythonhosted.org/packages/90/ea/2f4c8616d8ed0b5a3eb4e417b4987ad5a8d9dd9336ed966a8d48ffd45907/xgrammar-0.1.32-cp311-cp311-manylinux_2_26_aarch64.manylinux_2_28_aarch64.whl"},
+    {"index": "https://pypi.org/simple", "name": "xxhash-4.1.0-cp311-cp311-manylinux2014_aarch64.manylinux_2_17_aarch64.manylinux_2_28_aarch64.whl", "project": "xxhash", "sha256": "f948b71013e0a0922176563dd4538967e2d7717b845bd61e0407f2e410962050", "url": "https://files.pythonhosted.org/packages/2f/be/4e9efad09e3152cd437a6ad46148a9fe992f9bdfc1117808e71bc02178c4/xxhash-4.1.0-cp311-cp311-manylinux2014_aarch64.manylinux_2_17_aarch64.manylinux_2_28_aarch64.whl"},
+    {"index": "https://pypi.org/simple", "name": "zipp-4.1.2-py3-none-any.whl", "project": "zipp", "sha256": "b30cb6cd253122169c47de245ca24a86bac2a5d3802ba15bf7ba6414eb9e144d", "url": "https://files.pythonhosted.org/packages/b8/44/7bd2007260da11cccca29ba2d4c345f1287aa663db38ee7cefeabf6386a5/zipp-4.1.2-py3-none-any.whl"}
+   ],
+   "sources": {"apt_build": [], "compile": true, "items": [], "soc_version": "ascend910_9392"}},
+  {"slug": "3-frameworks/pins",
+   "requirements": [
+    "mooncake-transfer-engine-npu==0.3.11.post1 --hash=sha256:72759fa93543e6d5e5cfe191614b9ec5949d7ce93ad2297475040019141ade18"
+   ],
+   "files": [
+    {"index": "https://pypi.org/simple", "name": "mooncake_transfer_engine_npu-0.3.11.post1-cp311-cp311-manylinux_2_35_aarch64.whl", "project": "mooncake-transfer-engine-npu", "sha256": "72759fa93543e6d5e5cfe191614b9ec5949d7ce93ad2297475040019141ade18", "url": "https://files.pythonhosted.org/packages/91/f0/1a3fd7995a80500078beaa7337c08c3da6ca34af1deaa343c39088645245/mooncake_transfer_engine_npu-0.3.11.post1-cp311-cp311-manylinux_2_35_aarch64.whl"}
+   ],
+   "sources": {"apt_build": [], "compile": true, "items": [{"component": "sglang", "dist": "sglang", "env": {}, "fetch": {"commit": "1519acf37c23f2189adb93f57ca9cd2db1bebf18", "git": "https://github.com/sgl-project/sglang.git", "tag": "v0.5.10"}, "kind": "git", "pyproject": "python/pyproject_npu.toml", "soc_env": "", "subdirectory": "python"}, {"component": "sgl-kernel-npu-a3", "dist": "sgl-kernel-npu-a3", "env": {}, "fetch": {"archive": "https://github.com/sgl-project/sgl-kernel-npu/releases/download/2026.02.01/sgl-kernel-npu-2026.02.01-torch2.8.0-py311-cann8.5.0-a3-aarch64.zip", "files": [], "sha256": "", "wheels": ["torch-memory-saver", "sgl-kernel-npu", "deep-ep"]}, "files": [], "kind": "wheels", "soc_env": ""}, {"component": "megatron-lm", "dist": "megatron-core", "env": {}, "fetch": {"branch": "core_r0.16.0", "commit": "ddc0d6774783b032ddceacc5714e653651daecb9", "git": "https://github.com/NVIDIA/Megatron-LM.git"}, "kind": "git", "soc_env": ""}, {"component": "mindspeed", "dist": "mindspeed", "env": {}, "fetch": {"branch": "core_r0.16.0", "commit": "e4772499f7eb9fa9a68919dd1eaddef00e915b2d", "git": "https://github.com/Ascend/MindSpeed.git"}, "kind": "git", "soc_env": ""}], "soc_version": "ascend910_9392"}},
+  {"slug": "4-app/deps",
+   "requirements": [
+    "accelerate==1.16.0 --hash=sha256:180885b6d7b05a19dc2dd6f722c5ce930f615e81e9e5f79d3ca910ddb9e6859e",
+    "aiohttp-cors==0.8.1 --hash=sha256:3180cf304c5c712d626b9162b195b1db7ddf976a2a25172b35bb2448b890a80d",
+    "antlr4-python3-runtime==4.9.3 --hash=sha256:f224469b4168294902bb1efa80a8bf7855f24c99aef99cbefc1bcd3cce77881b",
+    "bytecode==0.19.1 --hash=sha256:211a5091abd6f16f5bb3d34f1b88fc77f8f8539801a02384b51a97bdcee45f0f",
+    "codetiming==1.4.0 --hash=sha256:3b80f409bef00941a9755c5524071ce2f72eaa4520f4bc35b33869cde024ccbd",
+    "colorful==0.5.8 --hash=sha256:a9381fdda3337fbaba5771991020abc69676afa102646650b759927892875992",
+    "cwevals==0.0.1b1 --hash=sha256:6936baf0ccdc5d9092abd5c2ab628cedcdae9bb72edfdf730f7aaac19118855a",
+    "distlib==0.4.4 --hash=sha256:cf09d55b1e85a89576b036aeb71550bfd68320f3f21761ca329eadadad918638",
+    "google-api-core==2.44.0 --hash=sha256:8cb9ad8af28de9bc75121686d69b697ce0937e21fad2ad80c9a7e89f22b26e1f",
+    "google-auth==2.63.0 --hash=sha256:cbc065325f67511946d1a66672e4f47e71ed162ef1abd2bb8404ceec407c86ba",
+    "googleapis-common-protos==1.76.0 --hash=sha256:59e13344a9f3651aa201a03e2bee815a3bf43a4baf1f9ff8a9b62a840ce25fac",
+    "hydra-core==1.3.8 --hash=sha256:d5f184c291691cba835c7f04bc4e36270ad88b1d7e394a3712f5af084c30b394",
+    "mathruler==0.1.0 --hash=sha256:e8ce0d9e07e892bf971fbff5e6eee330f6a66fd022666c99828a0000c788079f",
+    "msgpack==1.2.4 --hash=sha256:0c75cfda0d3ccb1f6abc20e0608ad6b226e11f317b5ac297721504d2509e2bd9",
+    "omegaconf==2.3.1 --hash=sha256:3d701d14e9a8828f1edd28bb70b725908b34277cdd72cf7d6a83f94dadc6b6a0",
+    "opencensus==0.11.4 --hash=sha256:a18487ce68bc19900336e0ff4655c5a116daf10c1b3685ece8d971bddad6a864",
+    "opencensus-context==0.1.3 --hash=sha256:073bb0590007af276853009fac7e4bab1d523c3f03baf4cb4511ca38967c6039",
+    "opentelemetry-exporter-http-transport==0.66b2 --hash=sha256:fd5f5b490c099acda1cd7b909d5e8981436bf18cc8c6098d302d114c271720e9",
+    "opentelemetry-exporter-otlp-common==0.66b2 --hash=sha256:ace86efb75489f925f1ef809856ae5f0c7db534e4afdc624530222228b1236a5",
+    "opentelemetry-exporter-otlp-proto-common==1.45.2 --hash=sha256:af483b24217028892f017096731b794b196b785025d2e6808874720fd0b05a80",
+    "opentelemetry-exporter-otlp-proto-http==1.45.2 --hash=sha256:6e4d025138829d0ee57946930c2ccad6491ad4d92a958e9c7eea69278fe60cfc",
+    "opentelemetry-exporter-prometheus==0.66b2 --hash=sha256:b73998788aa30bec3bfe20fae312650878adb59f6563ed8bf37c188cb450a189",
+    "opentelemetry-proto==1.45.2 --hash=sha256:03a7ca1b43f89fd5b965d5975902bb2515c0c86e2428b456836e9a6149c6235a",
+    "opentelemetry-sdk==1.45.2 --hash=sha256:ff974ea70ee4f1d51e2ec152db37c2b626c7bf82bb3f7d86114fd8704e7199c6",
+    "opentelemetry-semantic-conventions==0.66b2 --hash=sha256:4cbe61e5f9275d57ab31708446e7938ef4291ebbe6a7fca6f7a629c5acae87d8",
+    "peft==0.21.2 --hash=sha256:106ab6077ff72c54d21577f9af5970e34bac7582cb14209f7b2b511e322a4eae",
+    "platformdirs==4.14.9 --hash=sha256:d0d3a23e7ff282cfa94b77f5a22b81030dcb68ba0430f90c74f4bd8d090782ea",
+    "proto-plus==1.29.0 --hash=sha256:8acd070469a7aaf43f440b022ef9757c8cac1a9f866e933f59ae98669ddc6c8b",
+    "pyasn1==0.6.5 --hash=sha256:4017b0fce125096b8573b39c989fdb1a4b19cf761e683398184550fea0e66587",
+    "pyasn1-modules==0.4.2 --hash=sha256:29253a9207ce32b64c3ac6600edc75368f98473906e8fd1043bd6b5b1de2c14a",
+    "pylatexenc==2.11 --hash=sha256:e78e7391d6c104f1ed150e21cfaa58016cdb50aa54406a2eecb793649ffdfdd0",
+    "python-discovery==1.9.7 --hash=sha256:3add4a4dfc794f8e4a8c0fa0d9d6563172196d68709071a627e89fc36af39177",
+    "pyvers==0.1.0 --hash=sha256:065249805ae537ddf9a2d1a8dffc6d0a12474a347d2eaa2f35ebdae92c0c8199",
+    "qwen-vl-utils==0.0.14 --hash=sha256:5e28657bfd031e56bd447c5901b58ddfc3835285ed100f4c56580e0ade054e96",
+    "ray==2.60.0 --hash=sha256:d51d623d6af4ef49f5dee7d3340b95b44cdc774b6a7964e8632acdfce8b9efac",
+    "smart-open==9.0.4 --hash=sha256:a0194ca29b392127c0cfc51183e0d9492ca129be91169250996c307ef293d80c",
+    "tensordict==0.10.0 --hash=sha256:369c0a2dd3cbd9d0bcf98cc389486295e683d262bb57d4a07733cd56d936f4b2",
+    "tokenizers==0.22.2 --hash=sha256:2249487018adec45d6e3554c71d46eb39fa8ea67156c640f7513eb26f318cec7",
+    "torchdata==0.11.0 --hash=sha256:52b940fbbe0e00fb21cabddf528449d1bec5bfb0d0823b7487b15f951658ee33",
+    "transferqueue==0.1.11 --hash=sha256:dfc5adb71e55732bb239f964d8e7fecea6eeaa66d9bdbdcc0b12ffe9a3b0c120",
+    "virtualenv==21.14.5 --hash=sha256:b0651e0174982bba17cc6f0aaa2ef496730cb85a3f35eb5d1119d1c904f7d1da",
+    "wandb==0.31.0 --hash=sha256:0cbd8986ca56115897defcfd8ad8def1a871b99d1e8bde4f106633dc9969b7a3",
+    "wrapt==2.5.2 --hash=sha256:594c6d10b9cfb951a09f7338531a41d31194e7eee9dee206c0a8992421682719"
+   ],
+   "files": [
+    {"index": "https://pypi.org/simple", "name": "accelerate-1.16.0-py3-none-any.whl", "project": "accelerate", "sha256": "180885b6d7b05a19dc2dd6f722c5ce930f615e81e9e5f79d3ca910ddb9e6859e", "url": "https://files.pythonhosted.org/packages/29/8e/d77aa769cf76472ede10e73e5c27ed22587ff12091fdd7408bc390f41af7/accelerate-1.16.0-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "aiohttp_cors-0.8.1-py3-none-any.whl", "project": "aiohttp-cors", "sha256": "3180cf304c5c712d626b9162b195b1db7ddf976a2a25172b35bb2448b890a80d", "url": "https://files.pythonhosted.org/packages/98/3b/40a68de458904bcc143622015fff2352b6461cd92fd66d3527bf1c6f5716/aiohttp_cors-0.8.1-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "antlr4-python3-runtime-4.9.3.tar.gz", "project": "antlr4-python3-runtime", "sha256": "f224469b4168294902bb1efa80a8bf7855f24c99aef99cbefc1bcd3cce77881b", "url": "https://files.pythonhosted.org/packages/3e/38/7859ff46355f76f8d19459005ca000b6e7012f2f1ca597746cbcd1fbfe5e/antlr4-python3-runtime-4.9.3.tar.gz"},
+    {"index": "https://pypi.org/simple", "name": "bytecode-0.19.1-py3-none-any.whl", "project": "bytecode", "sha256": "211a5091abd6f16f5bb3d34f1b88fc77f8f8539801a02384b51a97bdcee45f0f", "url": "https://files.pythonhosted.org/packages/b5/d2/7b937ec5bcc2fabca017e32541a0b1ef081bb5a1bb3531d382300f7a1ccc/bytecode-0.19.1-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "codetiming-1.4.0-py3-none-any.whl", "project": "codetiming", "sha256": "3b80f409bef00941a9755c5524071ce2f72eaa4520f4bc35b33869cde024ccbd", "url": "https://files.pythonhosted.org/packages/bc/91/e4a2b7c64e738beefddfa24b409d6eecb16c378bde01578918b6ea722a09/codetiming-1.4.0-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "colorful-0.5.8-py2.py3-none-any.whl", "project": "colorful", "sha256": "a9381fdda3337fbaba5771991020abc69676afa102646650b759927892875992", "url": "https://files.pythonhosted.org/packages/c3/11/25cdf9d5fc21efd30134fc74c43702c6f7ef09ebae8ed927f1283403ad8d/colorful-0.5.8-py2.py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "cwevals-0.0.1b1-py3-none-any.whl", "project": "cwevals", "sha256": "6936baf0ccdc5d9092abd5c2ab628cedcdae9bb72edfdf730f7aaac19118855a", "url": "https://files.pythonhosted.org/packages/b5/96/b3b348954f88915e60e2f1fbe6d09250584e53a20d949e55786f31dbaeb0/cwevals-0.0.1b1-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "distlib-0.4.4-py2.py3-none-any.whl", "project": "distlib", "sha256": "cf09d55b1e85a89576b036aeb71550bfd68320f3f21761ca329eadadad918638", "url": "https://files.pythonhosted.org/packages/c1/2b/238f02a4927fa2e27aa995371d240a468b52e42eae44a678434aff736b38/distlib-0.4.4-py2.py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "google_api_core-2.44.0-py3-none-any.whl", "project": "google-api-core", "sha256": "8cb9ad8af28de9bc75121686d69b697ce0937e21fad2ad80c9a7e89f22b26e1f", "url": "https://files.pythonhosted.org/packages/c9/73/4068d4b123d206f42e44d476b6ed4de773d81efc4e88101ff82e318b9a7a/google_api_core-2.44.0-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "google_auth-2.63.0-py3-none-any.whl", "project": "google-auth", "sha256": "cbc065325f67511946d1a66672e4f47e71ed162ef1abd2bb8404ceec407c86ba", "url": "https://files.pythonhosted.org/packages/5e/78/1c31250140faba4206c557b2bb16e8b1f1e42202864f0dbe0a8f4bc8dab2/google_auth-2.63.0-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "googleapis_common_protos-1.76.0-py3-none-any.whl", "project": "googleapis-common-protos", "sha256": "59e13344a9f3651aa201a03e2bee815a3bf43a4baf1f9ff8a9b62a840ce25fac", "url": "https://files.pythonhosted.org/packages/05/6d/78dc67a9e779e594b49bf62604034d3a6aa428a55afc729cafda4b7333e1/googleapis_common_protos-1.76.0-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "hydra_core-1.3.8-py3-none-any.whl", "project": "hydra-core", "sha256": "d5f184c291691cba835c7f04bc4e36270ad88b1d7e394a3712f5af084c30b394", "url": "https://files.pythonhosted.org/packages/13/69/8e5cf7ad847538fc180fbd06e8442b8bede53ee4852458a16e24231395e9/hydra_core-1.3.8-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "mathruler-0.1.0-py3-none-any.whl", "project": "mathruler", "sha256": "e8ce0d9e07e892bf971fbff5e6eee330f6a66fd022666c99828a0000c788079f", "url": "https://files.pythonhosted.org/packages/54/a5/91d16d65b66251c2423bfedb9219c2e803f11d91af9bfba75f05ddc33bfb/mathruler-0.1.0-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "msgpack-1.2.4-cp311-cp311-manylinux2014_aarch64.manylinux_2_17_aarch64.manylinux_2_28_aarch64.whl", "project": "msgpack", "sha256": "0c75cfda0d3ccb1f6abc20e0608ad6b226e11f317b5ac297721504d2509e2bd9", "url": "https://files.pythonhosted.org/packages/05/a3/abebe12c1b589b7eeab60cb87dd5eb398fcf549bdafca8c30d8d73e48493/msgpack-1.2.4-cp311-cp311-manylinux2014_aarch64.manylinux_2_17_aarch64.manylinux_2_28_aarch64.whl"},
+    {"index": "https://pypi.org/simple", "name": "omegaconf-2.3.1-py3-none-any.whl", "project": "omegaconf", "sha256": "3d701d14e9a8828f1edd28bb70b725908b34277cdd72cf7d6a83f94dadc6b6a0", "url": "https://files.pythonhosted.org/packages/a4/0e/152509871bf30df6fc38569f52a2db9b55dd41aae957adae50a053ac7778/omegaconf-2.3.1-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "opencensus-0.11.4-py2.py3-none-any.whl", "project": "opencensus", "sha256": "a18487ce68bc19900336e0ff4655c5a116daf10c1b3685ece8d971bddad6a864", "url": "https://files.pythonhosted.org/packages/b5/ed/9fbdeb23a09e430d87b7d72d430484b88184633dc50f6bfb792354b6f661/opencensus-0.11.4-py2.py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "opencensus_context-0.1.3-py2.py3-none-any.whl", "project": "opencensus-context", "sha256": "073bb0590007af276853009fac7e4bab1d523c3f03baf4cb4511ca38967c6039", "url": "https://files.pythonhosted.org/packages/10/68/162c97ea78c957d68ecf78a5c5041d2e25bd5562bdf5d89a6cbf7f8429bf/opencensus_context-0.1.3-py2.py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "opentelemetry_exporter_http_transport-0.66b2-py3-none-any.whl", "project": "opentelemetry-exporter-http-transport", "sha256": "fd5f5b490c099acda1cd7b909d5e8981436bf18cc8c6098d302d114c271720e9", "url": "https://files.pythonhosted.org/packages/a1/b2/c622a101f31c0e6670b82f4264c4e77c161bce415bc6fc158fda0b82e218/opentelemetry_exporter_http_transport-0.66b2-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "opentelemetry_exporter_otlp_common-0.66b2-py3-none-any.whl", "project": "opentelemetry-exporter-otlp-common", "sha256": "ace86efb75489f925f1ef809856ae5f0c7db534e4afdc624530222228b1236a5", "url": "https://files.pythonhosted.org/packages/a8/47/b3049e30b339c82e3c7ec1fc692185a5d5a3ba65a94c570bb39b2c0b8424/opentelemetry_exporter_otlp_common-0.66b2-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "opentelemetry_exporter_otlp_proto_common-1.45.2-py3-none-any.whl", "project": "opentelemetry-exporter-otlp-proto-common", "sha256": "af483b24217028892f017096731b794b196b785025d2e6808874720fd0b05a80", "url": "https://files.pythonhosted.org/packages/e6/d6/0f30d38120a949aef70528f845bf539f80df62abb4b8e62fdf69c2b6df5a/opentelemetry_exporter_otlp_proto_common-1.45.2-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "opentelemetry_exporter_otlp_proto_http-1.45.2-py3-none-any.whl", "project": "opentelemetry-exporter-otlp-proto-http", "sha256": "6e4d025138829d0ee57946930c2ccad6491ad4d92a958e9c7eea69278fe60cfc", "url": "https://files.pythonhosted.org/packages/32/65/f64d7d2450217e2989714e1dee15e19bf79a77a313387abac0cac77bc10e/opentelemetry_exporter_otlp_proto_http-1.45.2-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "opentelemetry_exporter_prometheus-0.66b2-py3-none-any.whl", "project": "opentelemetry-exporter-prometheus", "sha256": "b73998788aa30bec3bfe20fae312650878adb59f6563ed8bf37c188cb450a189", "url": "https://files.pythonhosted.org/packages/b3/ec/91617f3e9bbe50487fd899a9efee4d111eabc3c61b66c2ef3ecf0aaba68e/opentelemetry_exporter_prometheus-0.66b2-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "opentelemetry_proto-1.45.2-py3-none-any.whl", "project": "opentelemetry-proto", "sha256": "03a7ca1b43f89fd5b965d5975902bb2515c0c86e2428b456836e9a6149c6235a", "url": "https://files.pythonhosted.org/packages/7e/0d/a0b8f2b9efe2ec1abdf639d3696db9b1563ebeb11d91aac08ba7341e9122/opentelemetry_proto-1.45.2-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "opentelemetry_sdk-1.45.2-py3-none-any.whl", "project": "opentelemetry-sdk", "sha256": "ff974ea70ee4f1d51e2ec152db37c2b626c7bf82bb3f7d86114fd8704e7199c6", "url": "https://files.pythonhosted.org/packages/9f/a5/9a3b793ef48245f2336a16beb2324c2397dbb3f987cd68942f77cca06156/opentelemetry_sdk-1.45.2-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "opentelemetry_semantic_conventions-0.66b2-py3-none-any.whl", "project": "opentelemetry-semantic-conventions", "sha256": "4cbe61e5f9275d57ab31708446e7938ef4291ebbe6a7fca6f7a629c5acae87d8", "url": "https://files.pythonhosted.org/packages/67/bd/6bf33ed31521c565931c037e9e81bac47c1acb000e850c6e24220e2a0c00/opentelemetry_semantic_conventions-0.66b2-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "peft-0.21.2-py3-none-any.whl", "project": "peft", "sha256": "106ab6077ff72c54d21577f9af5970e34bac7582cb14209f7b2b511e322a4eae", "url": "https://files.pythonhosted.org/packages/70/0b/59441cdbfdd342ed03c08af90a2fe16173f0cd48ab219f523b39ca059a79/peft-0.21.2-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "platformdirs-4.14.9-py3-none-any.whl", "project": "platformdirs", "sha256": "d0d3a23e7ff282cfa94b77f5a22b81030dcb68ba0430f90c74f4bd8d090782ea", "url": "https://files.pythonhosted.org/packages/3b/e7/fc53dfd2f9469cce9be9c58385bdcdb5087e790c135c9dadd4cc8401bb3d/platformdirs-4.14.9-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "proto_plus-1.29.0-py3-none-any.whl", "project": "proto-plus", "sha256": "8acd070469a7aaf43f440b022ef9757c8cac1a9f866e933f59ae98669ddc6c8b", "url": "https://files.pythonhosted.org/packages/b1/05/a3ef5b1161498e7b5a2a60288a9cf41b9149e94555423a43ec536737ac1a/proto_plus-1.29.0-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "pyasn1-0.6.5-py3-none-any.whl", "project": "pyasn1", "sha256": "4017b0fce125096b8573b39c989fdb1a4b19cf761e683398184550fea0e66587", "url": "https://files.pythonhosted.org/packages/19/1f/3eefd5c84c35cae44549ce1c7f7e58f7945b34f5a6bce07a135438522073/pyasn1-0.6.5-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "pyasn1_modules-0.4.2-py3-none-any.whl", "project": "pyasn1-modules", "sha256": "29253a9207ce32b64c3ac6600edc75368f98473906e8fd1043bd6b5b1de2c14a", "url": "https://files.pythonhosted.org/packages/47/8d/d529b5d697919ba8c11ad626e835d4039be708a35b0d22de83a269a6682c/pyasn1_modules-0.4.2-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "pylatexenc-2.11-py2.py3-none-any.whl", "project": "pylatexenc", "sha256": "e78e7391d6c104f1ed150e21cfaa58016cdb50aa54406a2eecb793649ffdfdd0", "url": "https://files.pythonhosted.org/packages/e7/06/3d67bd912ef337aa4856b466121d03f304aa1bb4d804f9298b6227cd227e/pylatexenc-2.11-py2.py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "python_discovery-1.9.7-py3-none-any.whl", "project": "python-discovery", "sha256": "3add4a4dfc794f8e4a8c0fa0d9d6563172196d68709071a627e89fc36af39177", "url": "https://files.pythonhosted.org/packages/6c/47/d4852249f59b263ff1bc66456c6ca13dfd5d67900ce72c0418389b33db5d/python_discovery-1.9.7-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "pyvers-0.1.0-py3-none-any.whl", "project": "pyvers", "sha256": "065249805ae537ddf9a2d1a8dffc6d0a12474a347d2eaa2f35ebdae92c0c8199", "url": "https://files.pythonhosted.org/packages/7f/39/c5432f541e6ea1d616dfd6ef42ce02792f7eb42dd44f5ed4439dbe17a58b/pyvers-0.1.0-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "qwen_vl_utils-0.0.14-py3-none-any.whl", "project": "qwen-vl-utils", "sha256": "5e28657bfd031e56bd447c5901b58ddfc3835285ed100f4c56580e0ade054e96", "url": "https://files.pythonhosted.org/packages/c4/43/80f67e0336cb2fc725f8e06f7fe35c1d0fe946f4d2b8b2175e797e07349e/qwen_vl_utils-0.0.14-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "ray-2.60.0-cp311-cp311-manylinux2014_aarch64.whl", "project": "ray", "sha256": "d51d623d6af4ef49f5dee7d3340b95b44cdc774b6a7964e8632acdfce8b9efac", "url": "https://files.pythonhosted.org/packages/ed/f4/8bdbee2aaef1437cf55d79f91dd43b3c3467741e06c9275eac900d9b9fac/ray-2.60.0-cp311-cp311-manylinux2014_aarch64.whl"},
+    {"index": "https://pypi.org/simple", "name": "smart_open-9.0.4-py3-none-any.whl", "project": "smart-open", "sha256": "a0194ca29b392127c0cfc51183e0d9492ca129be91169250996c307ef293d80c", "url": "https://files.pythonhosted.org/packages/6f/af/62ef87f267e9f5aeed76392d3d25d5a1a36893743e67fb727b61fff6994b/smart_open-9.0.4-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "tensordict-0.10.0-cp311-cp311-manylinux_2_28_aarch64.whl", "project": "tensordict", "sha256": "369c0a2dd3cbd9d0bcf98cc389486295e683d262bb57d4a07733cd56d936f4b2", "url": "https://files.pythonhosted.org/packages/ac/7f/46b81cd2bf98860a6e4313605eccd45d44c7490dfd60b2124534d7efbe6e/tensordict-0.10.0-cp311-cp311-manylinux_2_28_aarch64.whl"},
+    {"index": "https://pypi.org/simple", "name": "tokenizers-0.22.2-cp39-abi3-manylinux_2_17_aarch64.manylinux2014_aarch64.whl", "project": "tokenizers", "sha256": "2249487018adec45d6e3554c71d46eb39fa8ea67156c640f7513eb26f318cec7", "url": "https://files.pythonhosted.org/packages/d6/84/7990e799f1309a8b87af6b948f31edaa12a3ed22d11b352eaf4f4b2e5753/tokenizers-0.22.2-cp39-abi3-manylinux_2_17_aarch64.manylinux2014_aarch64.whl"},
+    {"index": "https://pypi.org/simple", "name": "torchdata-0.11.0-py3-none-any.whl", "project": "torchdata", "sha256": "52b940fbbe0e00fb21cabddf528449d1bec5bfb0d0823b7487b15f951658ee33", "url": "https://files.pythonhosted.org/packages/95/d4/af694ef718aedbe95a72760ab9ff7a6a7a44ace2d7f70c27bfeb67c5c503/torchdata-0.11.0-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "transferqueue-0.1.11-py3-none-any.whl", "project": "transferqueue", "sha256": "dfc5adb71e55732bb239f964d8e7fecea6eeaa66d9bdbdcc0b12ffe9a3b0c120", "url": "https://files.pythonhosted.org/packages/c4/67/52d95539c77597772ba4c3800faf13f5894568e60791fc45a7275f69039b/transferqueue-0.1.11-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "virtualenv-21.14.5-py3-none-any.whl", "project": "virtualenv", "sha256": "b0651e0174982bba17cc6f0aaa2ef496730cb85a3f35eb5d1119d1c904f7d1da", "url": "https://files.pythonhosted.org/packages/df/93/084f10ebbecdedf7902ed68fbecc903f0e9c5742155bfffb05eccbc071da/virtualenv-21.14.5-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "wandb-0.31.0-py3-none-manylinux_2_28_aarch64.whl", "project": "wandb", "sha256": "0cbd8986ca56115897defcfd8ad8def1a871b99d1e8bde4f106633dc9969b7a3", "url": "https://files.pythonhosted.org/packages/e3/c8/aa5e7ab3d947928d8a41e676d519e3fd37e7bf467ae72261fcb0823199db/wandb-0.31.0-py3-none-manylinux_2_28_aarch64.whl"},
+    {"index": "https://pypi.org/simple", "name": "wrapt-2.5.2-cp311-cp311-manylinux2014_aarch64.manylinux_2_17_aarch64.manylinux_2_28_aarch64.whl", "project": "wrapt", "sha256": "594c6d10b9cfb951a09f7338531a41d31194e7eee9dee206c0a8992421682719", "url": "https://files.pythonhosted.org/packages/69/22/8e9ef3a15115f3cc01f2460aaf9aeb04819704fefd218086642c7182be95/wrapt-2.5.2-cp311-cp311-manylinux2014_aarch64.manylinux_2_17_aarch64.manylinux_2_28_aarch64.whl"}
+   ],
+   "sources": {"apt_build": [], "compile": true, "items": [], "soc_version": "ascend910_9392"}},
+  {"slug": "4-app/pins",
+   "requirements": [
+    "mbridge==0.15.1 --hash=sha256:5c7c007c2eb13bb2d0ce9bd6b313537024d0a7fad52179ff367635eafe5cd4cd",
+    "transformers==5.10.4 --hash=sha256:8c5b99b141b53619435a76629b0284f04d27ff46d788b463fc0ecb23b8ff130e",
+    "verl==0.9.1 --hash=sha256:db6e6f2a8d9d5808d9ec32d357a42319fdc6967df688ff9d9810050f49bfdd14"
+   ],
+   "files": [
+    {"index": "https://pypi.org/simple", "name": "mbridge-0.15.1-py3-none-any.whl", "project": "mbridge", "sha256": "5c7c007c2eb13bb2d0ce9bd6b313537024d0a7fad52179ff367635eafe5cd4cd", "url": "https://files.pythonhosted.org/packages/51/dc/8208746f41ff08d0b6eb8c261569d57af97648ee0d1631ea273e68c627dc/mbridge-0.15.1-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "transformers-5.10.4-py3-none-any.whl", "project": "transformers", "sha256": "8c5b99b141b53619435a76629b0284f04d27ff46d788b463fc0ecb23b8ff130e", "url": "https://files.pythonhosted.org/packages/d7/f1/d66881f28d3e64002a21d043c7c8db306c0ad5a711c85337ff551bfbc040/transformers-5.10.4-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "verl-0.9.1-py3-none-any.whl", "project": "verl", "sha256": "db6e6f2a8d9d5808d9ec32d357a42319fdc6967df688ff9d9810050f49bfdd14", "url": "https://files.pythonhosted.org/packages/16/aa/e17148c766467a63f527f2da971321074b9b96773b43c398ff96b9a795ab/verl-0.9.1-py3-none-any.whl"}
+   ],
+   "sources": {"apt_build": [], "compile": false, "items": [], "soc_version": "ascend910_9392"}}
+ ]
+}
+PLAN
