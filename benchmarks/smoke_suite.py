@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The smoke suite inside the promoted image, limited to N CPUs: seconds per check and sync GB/s.
 
-    python benchmarks/smoke_suite.py [IMAGE] [--platform linux/arm64] [--cpus 2]
+    python benchmarks/smoke_suite.py [IMAGE] [--platform linux/arm64] [--cpus 2] [--tag REF]
 """
 
 import argparse
@@ -23,11 +23,12 @@ def main():
     parser.add_argument("image", nargs="?")
     parser.add_argument("--platform", default=None)
     parser.add_argument("--cpus", type=float, default=2.0)
+    parser.add_argument("--tag", help="image reference to run instead of <repository>:<image>-<arch> (a candidate)")
     args = parser.parse_args()
     manifest = load_manifest(REPO / "pins.yaml")
     image = manifest.image(args.image) if args.image else manifest.default_image
     platform = args.platform or engine.host_platform()
-    reference = f"{manifest.repository}:{image.name}-{arch_of(platform)}"
+    reference = args.tag or f"{manifest.repository}:{image.name}-{arch_of(platform)}"
     with tempfile.TemporaryDirectory() as tmp:
         outcome = runner.run(engine.client(), image.name, reference, artifacts=Path(tmp), platform=platform,
                              echo=False, cpus=args.cpus)

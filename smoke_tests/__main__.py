@@ -7,7 +7,8 @@ image whose device is absent (an NPU image on a host without NPUs) is NOT RUN, n
 and the suite only passes when every selected check passed. A check that applies only inside an
 image (checks.json: where) is NOT RUN in an exported environment and does not count against it.
 Writes to --artifacts:
-results.json, metrics.txt (key:value), junit.xml and one log per check.
+results.json, metrics.txt (key:value), junit.xml, one log per check, and baseline.txt when a
+training check ran soundly.
 """
 
 from __future__ import annotations
@@ -118,6 +119,17 @@ def summary(results: list) -> str:
     return "\n".join(rows)
 
 
+def write_baseline_candidate(artifacts: Path, pins: dict) -> None:
+    """baseline.txt: what `build.py baseline --update` commits, merged from the training checks whose
+    run was sound (each writes <check>.baseline.txt only then; the host decides whether the suite
+    passed enough to use it)."""
+    candidates = sorted(artifacts.glob("*.baseline.txt"))
+    if candidates:
+        text = metrics.merge_candidates(pins["image"], pins["device"], metrics.this_arch(),
+                                        [path.read_text() for path in candidates])
+        (artifacts / metrics.CANDIDATE).write_text(text)
+
+
 def main(argv=None) -> int:
     args = parse(argv)
     checks = load_checks()
@@ -149,6 +161,7 @@ def main(argv=None) -> int:
     for result in results:
         merged.update(result.metrics)
     (args.artifacts / "metrics.txt").write_text(metrics.format_lines(merged))
+    write_baseline_candidate(args.artifacts, pins)
     (args.artifacts / "results.json").write_text(json.dumps([r.as_dict() for r in results], indent=1))
     write_junit(results, args.artifacts / "junit.xml")
     print(summary(results), flush=True)

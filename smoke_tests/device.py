@@ -63,3 +63,18 @@ def set_local_device(device: Device, rank: int) -> None:
 
     if device.kind == "npu":
         torch.npu.set_device(rank % torch.npu.device_count())
+
+
+def stack_versions(pins: dict) -> dict:
+    """What a training baseline records it was made with: verl, torch and the device's own stack."""
+    import platform
+    from importlib.metadata import version
+
+    made_with = {"verl": version("verl"), "torch": version("torch")}
+    if pins["device"] == "npu":
+        from .conformance import cann_version
+
+        made_with["device"] = f"npu {pins.get('soc_version') or '?'}, torch_npu {version('torch_npu')}, CANN {cann_version()}"
+    else:
+        made_with["device"] = f"cpu {platform.machine()}"
+    return made_with

@@ -112,7 +112,7 @@ def test_lint_pins_wants_a_reason_and_for_npu_pins_an_issue(repo):
 
 def test_affected_follows_every_kind_of_build_input(repo):
     assert run_build("affected", "--base", "HEAD", root=repo).stdout.split() == []
-    edit(repo / "smoke_tests/train.py", "LR = ", "LR  = ")
+    edit(repo / "smoke_tests/train.py", "LOSS_KEEP = ", "LOSS_KEEP  = ")
     lines = run_build("affected", "--base", "HEAD", root=repo).stdout.splitlines()
     assert sorted({line.split()[0] for line in lines}) == sorted(M.images)
     assert all("tree:smoke_tests" in line for line in lines)
@@ -242,7 +242,9 @@ def test_pr_body_a_reviewer_can_act_on(repo, tmp_path):
     (run / "run.json").write_text(json.dumps({"platform": "linux/amd64"}))
     (run / "results.json").write_text(json.dumps([{"name": "train", "status": "PASS"},
                                                   {"name": "sync.collective", "status": "PASS"}]))
-    (run / "metrics.txt").write_text("train.loss.first:6.94\ntrain.loss.last:0.64\nsync.collective.synthetic.gbps:0.85\n")
+    (run / "metrics.txt").write_text("train.loss.step_01:6.94\ntrain.loss.step_02:0.64\nsync.collective.synthetic.gbps:0.85\n")
+    (run / "train.curve.json").write_text(json.dumps({"check": "train", "run": {"1": 6.94, "2": 0.64},
+                                                      "baseline": {"1": 6.94, "2": 0.65}, "baseline_file": "b.txt"}))
     body = run_build("pr-body", "--base", "HEAD", "--artifacts", str(tmp_path / "artifacts"), root=repo,
                      check=True).stdout
     assert body.startswith(f"## Pin bump: megatron-core {CORE.version} -> {new}")
@@ -251,7 +253,8 @@ def test_pr_body_a_reviewer_can_act_on(repo, tmp_path):
     assert f"~ megatron-core {CORE.version} -> {new}" in body  # the lock changes, per platform
     assert "- [x] `torch-npu-matches-torch`" in body
     assert "| `cpu` | linux/amd64 | hosted-cpu |" in body
-    assert "- `cpu` linux/amd64: pass, 2 PASS, loss 6.940 -> 0.640" in body and "collective 0.85 GB/s" in body
+    assert "- `cpu` linux/amd64: pass, 2 PASS, `train` loss 6.940 -> 0.640 (baseline 0.650)" in body
+    assert "collective 0.85 GB/s" in body
     assert "- [ ] `cpu` linux/arm64: build stage on " in body and "- [ ] `cpu` linux/arm64: device stage on " in body
 
 
@@ -263,7 +266,7 @@ def _stage_run(artifacts, image, platform, stage, results, stamp):
 
 
 def test_pr_body_shows_each_stage_what_is_owed_and_where_device_checks_are_waived(repo, tmp_path):
-    edit(repo / "smoke_tests/train.py", "LR = ", "LR  = ")  # every image affected, no network needed
+    edit(repo / "smoke_tests/train.py", "WARMUP_STEPS = ", "WARMUP_STEPS  = ")  # every image affected, no network needed
     artifacts = tmp_path / "artifacts"
     _stage_run(artifacts, "cpu", "linux/amd64", "build", {"conformance.versions": "PASS"}, 1)
     _stage_run(artifacts, "cpu", "linux/amd64", "device", {"train": "PASS", "sync.mooncake": "FAIL"}, 2)

@@ -97,7 +97,7 @@ def code_copy(repo_copy):
     ("lock", lambda r: edit(r / "images/cpu/pylock.linux-amd64.toml", "\n[[packages]]", "\n\n[[packages]]")),
     ("tree:installer", lambda r: edit(r / "installer/install_tier.py", "import json", "import json  # x")),
     ("tree:payload", lambda r: edit(r / "payload/bin/entrypoint", "exec", "exec ")),
-    ("tree:smoke_tests", lambda r: edit(r / "smoke_tests/train.py", "LR = ", "LR  = ")),
+    ("tree:smoke_tests", lambda r: edit(r / "smoke_tests/train.py", "LOSS_KEEP = ", "LOSS_KEEP  = ")),
     ("patch:mbridge-dequant-device", lambda r: edit(r / "patches/mbridge-dequant-device.diff", "\n", "\n\n")),
     ("code:image_pipeline/build/context.py", lambda r: edit(r / "image_pipeline/build/context.py", "import json",
                                                            "import json  # x")),

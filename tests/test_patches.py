@@ -29,13 +29,16 @@ DIFF = (REPO / PATCH.diff).read_text()
 
 @pytest.fixture(scope="session")
 def mbridge_site(tmp_path_factory):
-    """The pinned mbridge release, unpacked as a site-packages directory."""
-    dest = tmp_path_factory.mktemp("wheel")
-    subprocess.run([sys.executable, "-m", "pip", "download", "--no-deps", "--dest", str(dest),
-                    f"mbridge=={MANIFEST.default_image.role('bridge').version}"], check=True, capture_output=True)
+    """The pinned mbridge release unpacked as a site-packages directory, with the file of every other
+    declared patch (verl's) from its pinned release beside it."""
     site = tmp_path_factory.mktemp("site")
-    with zipfile.ZipFile(next(dest.glob("*.whl"))) as archive:
-        archive.extractall(site)
+    for role, members in (("bridge", None), ("verl", [p.file for p in MANIFEST.patches.values() if p.package == "verl"])):
+        dest = tmp_path_factory.mktemp("wheel")
+        component = MANIFEST.default_image.role(role)
+        subprocess.run([sys.executable, "-m", "pip", "download", "--no-deps", "--dest", str(dest),
+                        f"{component.dist}=={component.version}"], check=True, capture_output=True)
+        with zipfile.ZipFile(next(dest.glob("*.whl"))) as archive:
+            archive.extractall(site, members=members)
     return site
 
 
@@ -108,6 +111,8 @@ def test_patch_check_against_the_pinned_release():
     assert result.returncode == 0, result.stdout + result.stderr
     version = MANIFEST.default_image.role("bridge").version
     assert f"mbridge-dequant-device (mbridge-{version}-py3-none-any.whl): ok" in result.stdout
+    verl = MANIFEST.default_image.role("verl").version
+    assert f"verl-cpu-process-group (verl-{verl}-py3-none-any.whl): ok" in result.stdout
 
 
 def test_a_diff_that_does_not_match_is_refused():

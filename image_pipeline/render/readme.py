@@ -22,7 +22,8 @@ END = "<!-- END GENERATED: {name} -->"
 DEFAULTS_FILE = "smoke_tests/checkpoint_defaults.json"
 CHECKS_FILE = "smoke_tests/checks.json"
 VERL_TESTS_FILE = "smoke_tests/verl_tests.json"
-READ_FILES = (DEFAULTS_FILE, CHECKS_FILE, VERL_TESTS_FILE, VERL_TESTS_RECORD)  # what the README tables are made from
+TRAINING_FILE = "smoke_tests/training.json"
+READ_FILES = (DEFAULTS_FILE, CHECKS_FILE, VERL_TESTS_FILE, TRAINING_FILE, VERL_TESTS_RECORD)  # what the README tables are made from
 
 
 def blocks(manifest, root: Path, extra: dict) -> dict:
@@ -44,6 +45,7 @@ def blocks(manifest, root: Path, extra: dict) -> dict:
         "sync-defaults": _defaults(root),
         "smoke-checks": _smoke_checks(manifest, root),
         "faults": _faults(root),
+        "smoke-training": _training(root),
         "verl-tests": _verl_tests(root),
         **extra,
     }
@@ -240,6 +242,29 @@ def check_runs_in(check: dict, image) -> bool:
     """The suite's own rule (smoke_tests.plan.Check.applies_to), read from checks.json on the host side."""
     roles = {role for role, comps in image.stack.items() if comps}
     return image.device in check.get("devices", ("cpu", "npu")) and set(check.get("roles", ())) <= roles
+
+
+def _training(root: Path) -> str:
+    data = json.loads((root / TRAINING_FILE).read_text())
+    code = " ".join
+
+    def listed(items):
+        return "<br>".join(f"`{item}`" for item in items) or "(none)"
+
+    rows = []
+    for name, check in data["checks"].items():
+        for device, engine_class in check["engine_class"].items():
+            settings = data["devices"][device]
+            rows.append([f"`{name}`", device, check["engine"], f"`{check['trainer_class']}` -> `{engine_class}`",
+                         listed([*(f"{k}={v}" for k, v in settings["env"].items()), *check["overrides"],
+                                 *settings["overrides"]]), settings["why"]])
+    launch = (f"Every training check runs `torchrun --nnodes=1 --nproc_per_node={data['ranks']} --master_addr=127.0.0.1 "
+              f"--master_port=PORT -m smoke_tests.observe {data['entry']} OVERRIDES` for {data['steps']} steps, "
+              f"with these overrides first: {code(f'`{o}`' for o in data['overrides'])}. "
+              f"`--fault no-learn` adds {code(f'`{o}`' for o in data['faults']['no-learn'])}.")
+    table = tables.markdown(["check", "device", "engine", "classes that must do every step, on every rank",
+                             "env and overrides of the check and device", "why"], rows)
+    return f"{launch}\n\n{table}"
 
 
 def _faults(root: Path) -> str:

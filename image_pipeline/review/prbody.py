@@ -17,7 +17,8 @@ from .. import tables
 from ..lock import lockfile
 from ..manifest import rules
 from ..manifest.model import arch_of
-from ..smoke.runner import baseline_file, parse_metrics
+from ..smoke import plot
+from ..smoke.runner import parse_metrics
 from . import policy
 from .affected import Change
 
@@ -28,7 +29,7 @@ LOCK_LINES = 25
 def body(root: Path, change: Change, artifacts: Path | None) -> str:
     pins = policy.changed_pins(change.base_manifest, change.manifest)
     parts = [_title(pins), _pin_table(pins), _why(pins, change.manifest), _locks(root, change),
-             _externals(root, change), _rules(change), _images(change), _verification(root, change, artifacts)]
+             _externals(root, change), _rules(change), _images(change), _verification(change, artifacts)]
     return "\n\n".join(p for p in parts if p) + "\n"
 
 
@@ -142,7 +143,7 @@ def _images(change: Change) -> str:
     return "\n".join(lines)
 
 
-def _verification(root: Path, change: Change, artifacts: Path | None) -> str:
+def _verification(change: Change, artifacts: Path | None) -> str:
     """Per image and platform: the build stage's run and the device stage's (or a whole-suite run, which
     covers both), what is still owed, and where pins.yaml waives the device checks."""
     lines = ["### Verification"]
@@ -152,13 +153,13 @@ def _verification(root: Path, change: Change, artifacts: Path | None) -> str:
         for platform in image.platforms:
             whole = _latest(artifacts, name, platform, "results.json", stage="") if artifacts else None
             if whole is not None:
-                lines.append(_run_line(root, name, image, platform, whole))
+                lines.append(_run_line(name, platform, whole))
             for stage in () if whole is not None else _stages_of(image, platform):
                 run = _latest(artifacts, name, platform, "results.json", stage) if artifacts else None
                 if run is None:
                     pending.append(f"- [ ] `{name}` {platform}: {_owed(change.manifest, image, platform, stage)}")
                 else:
-                    lines.append(_run_line(root, name, image, platform, run, stage))
+                    lines.append(_run_line(name, platform, run, stage))
             if platform in image.waivers:
                 lines.append(f"- `{name}` {platform}: **device checks did not run on {arch_of(platform)}** "
                              f"(waived in pins.yaml: {image.waivers[platform]})")
@@ -200,7 +201,7 @@ def _platform_of(run: Path) -> str:
     return json.loads(meta.read_text()).get("platform", "") if meta.exists() else ""
 
 
-def _run_line(root, name, image, platform, run: Path, stage: str = "") -> str:
+def _run_line(name, platform, run: Path, stage: str = "") -> str:
     results = json.loads((run / "results.json").read_text())
     values = _metrics(run / "metrics.txt")
     counts = {}
@@ -210,14 +211,35 @@ def _run_line(root, name, image, platform, run: Path, stage: str = "") -> str:
     status = ("FAIL (" + ", ".join(failed) + ")") if failed else ("pass" if not counts.get("NOT RUN") else "incomplete")
     label = f" {stage} stage" if stage else ""
     parts = [f"- `{name}` {platform}{label}: {status}, " + ", ".join(f"{n} {s}" for s, n in sorted(counts.items()))]
-    if "train.loss.last" in values:
-        base = _metrics(baseline_file(root, image, platform)).get("train.loss.last")
-        parts.append(f"loss {values['train.loss.first']:.3f} -> {values['train.loss.last']:.3f}"
-                     + (f" (baseline {base:.3f})" if base is not None else " (no baseline)"))
+    losses, notes = _training(run)
+    parts += losses
     for key, label in (("sync.collective.synthetic.gbps", "collective"), ("sync.mooncake.synthetic.gbps", "mooncake")):
         if key in values:
             parts.append(f"{label} {values[key]:.2f} GB/s")
-    return ", ".join(parts)
+    return "\n".join([", ".join(parts), *notes])
+
+
+def _training(run: Path) -> tuple:
+    """(loss summaries, notes) from each training check's <check>.curve.json: first -> last loss against
+    the baseline's last, and a note per version the baseline was made with that this run does not have."""
+    parts, notes = [], []
+    for path in sorted(run.glob("*.curve.json")):
+        data = json.loads(path.read_text())
+        found = plot.curves(data)
+        if "run" not in found:
+            continue
+        losses, base = found["run"][1], found.get("baseline", ((), ()))[1]
+        parts.append(f"`{data['check']}` loss {losses[0]:.3f} -> {losses[-1]:.3f}"
+                     + (f" (baseline {base[-1]:.3f})" if base else " (no baseline)"))
+        if not base:
+            continue
+        for what, version in sorted(data.get("made_with", {}).items()):
+            had = data.get("baseline_made_with", {}).get(what)
+            if had != version:
+                notes.append(f"  - note: `{data['check']}`'s baseline {data['baseline_file']} was made with {what} "
+                             f"{had or '(unrecorded)'}, this run has {version}: regenerate it from this image "
+                             f"(`build.py baseline --update`, README: Training baseline)")
+    return parts, notes
 
 
 def _tests_line(name, platform, run: Path) -> str:

@@ -5,7 +5,8 @@ soon it printed: a quiet start is noted in the diagnostics, not failed. --only a
 are checked against smoke_tests/checks.json here, before any container starts. SMOKE_*
 variables of the host (SMOKE_PERF_GATE, SMOKE_TIMEOUT_SCALE) reach the container.
 Artifacts of a run land in artifacts/<image>/<run>/: LOG (the tee'd container output),
-run.json, junit.xml, metrics.txt, results.json, per-check logs, and on failure diagnostics.txt.
+run.json, junit.xml, metrics.txt, results.json, per-check logs, each training check's loss curve over
+its baseline (<check>.loss.png), and on failure diagnostics.txt (with what each failed check left).
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from ..build import engine
 from ..errors import UserError
 from ..manifest.model import arch_of
 from ..paths import REPO, SMOKE, VERL_TESTS_RECORD
+from . import plot
 
 LOG_WAIT_CAP_S = 60.0
 LOG_WAIT_POLL_S = 10.0
@@ -156,6 +158,7 @@ def run(api, image: str, reference: str, *, artifacts: Path, platform: str | Non
             container.kill()
         streamer.join(timeout=30)
         _collect(outcome)
+        plot.write_loss_plots(outcome.directory)
         if not outcome.passed:
             write_diagnostics(outcome, container)
     finally:
@@ -230,6 +233,8 @@ def write_diagnostics(outcome: SmokeRun, container) -> Path:
         ("OOMKilled", lambda: str(_state(container).get("OOMKilled"))),
         ("npu-smi info", lambda: _command(["npu-smi", "info"])),
     ]
+    # what a check left for a failure (a training check: its trainer's logs, ls -l / wc -c / tail -c 4096)
+    sections += [(path.name, path.read_text) for path in sorted(outcome.directory.glob("*.diagnostics.txt"))]
     lines = [f"smoke diagnostics for {outcome.reference}: {outcome.reason}"]
     for title, produce in sections:
         try:

@@ -5,8 +5,14 @@ when none is available, which on a CPU-only image means device 'cuda' and backen
 'nccl'. Importing this module (verl does it for every name in
 VERL_USE_EXTERNAL_MODULES) registers a 'cpu' platform that is chosen only when no
 accelerator is present: device 'cpu', collective backend 'gloo'.
+
+What verl's trainer and FSDP engine ask of a device, answered for the host: its device
+module reports no device memory in use and the host's RAM as the device's, the device's
+name is "CPU", and the current device is torch.device("cpu") (verl moves modules with
+`.to(get_device_id())`; an integer there means an accelerator index, which a CPU has not).
 """
 
+import os
 from contextlib import contextmanager
 from types import ModuleType
 
@@ -14,12 +20,24 @@ import torch
 from verl.plugin.platform import PlatformBase, PlatformRegistry
 
 
+def _host_memory(device=None) -> tuple:
+    """(free, total) bytes, as torch.cuda.mem_get_info reports them: the host's RAM."""
+    page = os.sysconf("SC_PAGE_SIZE")
+    return os.sysconf("SC_AVPHYS_PAGES") * page, os.sysconf("SC_PHYS_PAGES") * page
+
+
 def _device_module() -> ModuleType:
-    """torch.cpu plus the one call verl's engines make that it lacks (empty_cache)."""
+    """torch.cpu plus the calls verl's trainer and engines make that it lacks."""
     module = ModuleType("verl_cpu_platform.device", "torch.cpu as verl's device module")
-    for name in ("current_device", "device_count", "is_available", "set_device", "synchronize"):
+    for name in ("device_count", "is_available", "set_device", "synchronize"):
         setattr(module, name, getattr(torch.cpu, name))
+    module.current_device = lambda: torch.device("cpu")
     module.empty_cache = lambda: None
+    module.get_device_name = lambda device=None: "CPU"
+    module.mem_get_info = _host_memory
+    for name in ("memory_allocated", "memory_reserved", "max_memory_allocated", "max_memory_reserved"):
+        setattr(module, name, lambda device=None: 0)
+    module.reset_peak_memory_stats = lambda device=None: None
     return module
 
 
@@ -47,8 +65,8 @@ class PlatformCPU(PlatformBase):
         npu = getattr(torch, "npu", None)
         return not torch.cuda.is_available() and not (npu is not None and npu.is_available())
 
-    def current_device(self) -> int:
-        return 0
+    def current_device(self) -> torch.device:
+        return torch.device("cpu")
 
     def device_count(self) -> int:
         return 1
