@@ -11,6 +11,8 @@ import textwrap
 from pathlib import Path
 
 import pytest
+
+from image_pipeline.errors import UserError
 from packaging.requirements import Requirement
 from packaging.version import Version
 
@@ -289,3 +291,14 @@ def test_a_resolution_uv_refuses_names_the_pin_in_pins_yaml():
     told, _, detail = message.partition(" (uv said: ")
     assert f"the image's pins require numpy=={numpy.version}" in told and "lock-input" not in told
     assert "opencv-python-headless>=4.13.0.90 depends on numpy>=2" in detail and "\n" not in message
+
+
+def test_metadata_of_an_index_that_does_not_answer_is_asked_again_then_refused_in_one_line(tmp_path, monkeypatch):
+    """A dropped DNS answer failed a whole bump here once: a read that gets no answer is retried."""
+    from image_pipeline.lock import metadata
+
+    waits = []
+    monkeypatch.setattr(metadata.time, "sleep", waits.append)
+    with pytest.raises(UserError) as caught:
+        metadata.wheel_requires("http://127.0.0.1:9/x-0-py3-none-any.whl", None, "0" * 64, tmp_path)
+    assert waits == [1, 2] and "did not answer 3 times" in str(caught.value) and "\n" not in str(caught.value)

@@ -42,7 +42,7 @@ class Entry:
     requires: list | None = None  # for the stack's own pins
 
 
-@dataclass
+@dataclass(frozen=True)  # read() shares one object per file version: nobody may edit it
 class LockFile:
     image: str
     platform: str

@@ -10,6 +10,8 @@ from __future__ import annotations
 import email.parser
 import io
 import os
+import time
+import urllib.error
 import urllib.request
 import zipfile
 from pathlib import Path
@@ -72,10 +74,26 @@ def wheel_requires(location: str, size: int | None, sha256: str, cache: Path) ->
     if cached.exists():
         text = cached.read_text()
     else:
-        text = _read_metadata(location, size)
+        text = _read_metadata_retrying(location, size)
         atomic_write(cached, text)  # locks run in threads
     message = email.parser.Parser().parsestr(text)
     return message.get_all("Requires-Dist") or []
+
+
+def _read_metadata_retrying(location: str, size: int | None, attempts: int = 3) -> str:
+    """A lock reads hundreds of METADATA files; one dropped DNS answer must not fail it (seen here)."""
+    for attempt in range(attempts):
+        try:
+            return _read_metadata(location, size)
+        except _Transient:
+            if attempt == attempts - 1:
+                raise UserError(f"cannot read the metadata of {location}: the index did not answer "
+                                f"{attempts} times") from None
+            time.sleep(2 ** attempt)
+
+
+class _Transient(Exception):
+    pass
 
 
 def _read_metadata(location: str, size: int | None) -> str:
@@ -89,6 +107,10 @@ def _read_metadata(location: str, size: int | None) -> str:
         with handle, zipfile.ZipFile(handle) as archive:
             name = next(n for n in archive.namelist() if n.endswith(".dist-info/METADATA") and n.count("/") == 1)
             return archive.read(name).decode()
+    except urllib.error.HTTPError as exc:
+        raise UserError(f"cannot read the metadata of {location}: {exc}") from None
+    except urllib.error.URLError as exc:  # no answer (DNS, refused, timeout): worth another try
+        raise _Transient(str(exc)) from None
     except (OSError, zipfile.BadZipFile, StopIteration) as exc:
         raise UserError(f"cannot read the metadata of {location}: {exc or 'no METADATA'}") from None
 
