@@ -411,18 +411,29 @@ def test_validate_says_the_policy_did_not_run_when_the_base_is_another_schema(re
 
 
 def test_the_pr_body_compares_the_loss_with_the_baseline_of_the_runs_architecture(tmp_path):
+    """The training check of a run on each architecture leaves the curve of that architecture's baseline
+    (the file the host's `build.py baseline` names for the platform); the PR body shows its last loss."""
+    from types import SimpleNamespace
+
+    from image_pipeline.manifest.model import arch_of
     from image_pipeline.review import prbody
-    from image_pipeline.smoke.runner import baseline_file, parse_metrics
+    from image_pipeline.smoke.runner import baseline_file
+    from smoke_tests import metrics, train
 
     image = M.default_image
     for platform in image.platforms:
-        baseline = parse_metrics(baseline_file(REPO, image, platform).read_text())["train.loss.last"]
+        values = metrics.parse(baseline_file(REPO, image, platform).read_text())
+        steps = sorted((int(k.rsplit("_", 1)[1]), v) for k, v in values.items() if k.startswith("train.loss.step_"))
+        assert steps, f"the {platform} baseline has no per-step losses"
         run = tmp_path / platform.replace("/", "-")
         run.mkdir()
         (run / "results.json").write_text(json.dumps([{"name": "train", "status": "PASS"}]))
-        (run / "metrics.txt").write_text("train.loss.first:7\ntrain.loss.last:0.5\n")
-        line = prbody._run_line(REPO, image.name, image, platform, run)
-        assert f"(baseline {baseline:.3f})" in line, line
+        in_image = metrics.baseline_path(image.name, image.device, arch_of(platform))
+        curve = train.curve("train", SimpleNamespace(losses=lambda: {1: 7.0, 8: 0.5}), in_image, {})
+        (run / "train.curve.json").write_text(json.dumps(curve))
+        line = prbody._run_line(image.name, platform, run)
+        assert f"(baseline {steps[-1][1]:.3f})" in line, line
+
 
 def test_words_about_a_pin_do_not_make_it_a_changed_pin():
     """`differs` and the reasons of a `without` say things about a pin; the distributions it leaves out are the pin."""
