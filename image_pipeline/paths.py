@@ -7,6 +7,8 @@ PINS = "pins.yaml"
 TEMPLATES = "templates"
 IMAGES = "images"
 README = "README.md"
+# The documents that hold generated blocks, in this order; each block lives in exactly one of them.
+DOCUMENTS = (README, "docs/guide.md", "docs/reference.md")
 PAYLOAD = "payload"
 SMOKE = "smoke_tests"
 PATCHES = "patches"
