@@ -15,5 +15,5 @@ PATCHES = "patches"
 CACHE = ".cache"
 ARTIFACTS = "artifacts"
 INSTALLER = "installer"
-RECORDS = "records"  # what runs in images measured, for the README; not a build input
+RECORDS = "records"  # what runs in images measured, for docs/reference.md; not a build input
 VERL_TESTS_RECORD = "records/verl_tests.json"
