@@ -105,13 +105,22 @@ def test_a_block_in_two_documents_is_refused_in_one_line_naming_both(repo_copy):
                          "docs/reference.md")
 
 
-def test_every_relative_link_of_the_documents_points_at_a_file():
+def _anchors(path) -> set:
+    """The anchors GitHub gives a Markdown file's headings."""
+    return {re.sub(r"[^\w\- ]", "", heading.strip().lower()).replace(" ", "-")
+            for heading in re.findall(r"^#+ (.+)$", path.read_text(), re.M)}
+
+
+def test_every_relative_link_of_the_documents_points_at_a_file_and_heading():
     """Generated and hand-written links alike: from docs/*.md a repository file is ../<path>."""
     for doc in DOCUMENTS:
         for target in re.findall(r"\]\(([^)\s]+)\)", (REPO / doc).read_text()):
-            if re.match(r"[a-z]+:", target) or target.startswith("#"):
+            if re.match(r"[a-z]+:", target):
                 continue
-            assert ((REPO / doc).parent / target.split("#")[0]).exists(), (doc, target)
+            file, _, anchor = target.partition("#")
+            path = (REPO / doc).parent / file if file else REPO / doc
+            assert path.exists(), (doc, target)
+            assert not anchor or anchor in _anchors(path), (doc, target)
 
 
 def test_a_pin_changes_exactly_the_images_that_use_it(repo_copy):
