@@ -20,7 +20,7 @@ sys.path.insert(0, str(REPO))
 
 from image_pipeline.paths import CACHE  # noqa: E402
 
-COPIED = (".gitignore", "pins.yaml", "templates", "images", "README.md", ".hadolint.yaml", "patches", "payload",
+COPIED = (".gitignore", "pins.yaml", "templates", "images", "README.md", "docs", ".hadolint.yaml", "patches", "payload",
           "smoke_tests", "installer", "records")
 
 
@@ -133,7 +133,7 @@ def cpu_image(engine_client):
 
 @pytest.fixture(scope="session")
 def cpu_image_arm64(engine_client):
-    """The cpu image for linux/arm64: on an x86 host built and smoke-tested under QEMU (README: multi-arch)."""
+    """The cpu image for linux/arm64: on an x86 host built and smoke-tested under QEMU (docs/guide.md: multi-arch)."""
     outcome = build_promoted(engine_client, platform="linux/arm64")
     assert outcome.promoted, f"the arm64 cpu image failed its smoke suite: {outcome.smoke and outcome.smoke.reason}"
     return outcome

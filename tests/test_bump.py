@@ -1,4 +1,4 @@
-"""Pin bumps (all or nothing: pins.yaml, locks, images/, README), affected images, matrix, pin policy,
+"""Pin bumps (all or nothing: pins.yaml, locks, images/, README and docs/), affected images, matrix, pin policy,
 PR body, outdated. Versions are derived from pins.yaml, never spelled out."""
 
 import json
@@ -181,7 +181,7 @@ def test_bump_changes_only_the_pin_its_locks_and_the_images_that_use_it(repo):
                        root=repo)
     assert result.returncode == 0, result.stderr
     assert "affected images: cpu" in result.stdout
-    assert _changed(repo) == ["README.md", "images/cpu/Dockerfile", "images/cpu/install.linux-amd64.sh",
+    assert _changed(repo) == ["docs/reference.md", "images/cpu/Dockerfile", "images/cpu/install.linux-amd64.sh",
                               "images/cpu/install.linux-arm64.sh", "images/cpu/pins.json",
                               "images/cpu/pylock.linux-amd64.toml", "images/cpu/pylock.linux-arm64.toml", "pins.yaml"]
     assert _comments((repo / "pins.yaml").read_text()) == _comments(before)

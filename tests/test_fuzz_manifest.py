@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from image_pipeline.errors import UserError
 from image_pipeline.manifest import document
+from image_pipeline.paths import DOCUMENTS
 
 from conftest import REPO, copy_repo, run_in_process, tree_snapshot
 
@@ -80,7 +81,7 @@ def test_no_input_escapes_the_one_line_error(tmp_path_factory, raw):
     (root / "pins.yaml").write_bytes(raw)
     images = root / "images"
     before = tree_snapshot(images)
-    readme = (root / "README.md").read_text()
+    documents = {doc: (root / doc).read_text() for doc in DOCUMENTS}
     result = run_in_process("render", root=root)
     code = result.returncode
     try:
@@ -89,12 +90,13 @@ def test_no_input_escapes_the_one_line_error(tmp_path_factory, raw):
             lines = result.stderr.strip().splitlines()
             assert len(lines) == 1 and re.match(r"error: pins\.yaml:\d+: ", lines[0]), result.stderr
             assert tree_snapshot(images) == before
-            assert (root / "README.md").read_text() == readme
+            assert {doc: (root / doc).read_text() for doc in DOCUMENTS} == documents
     finally:
         if code == 0 and tree_snapshot(images) != before:
             shutil.rmtree(images)
             shutil.copytree(REPO / "images", images)
-        (root / "README.md").write_text(readme)
+        for doc, text in documents.items():
+            (root / doc).write_text(text)
 
 
 # ---------------------------------------------------------------- the YAML layer alone, many more cases

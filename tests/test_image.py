@@ -1,6 +1,6 @@
 """`make image` for real: the cpu image on the real Docker Engine (slow, marked `docker`).
 
-Each test names the guarantee it holds (README: what the pipeline guarantees about tags)."""
+Each test names the guarantee it holds (docs/guide.md: what the pipeline guarantees about tags)."""
 
 import json
 import re

@@ -1,4 +1,4 @@
-"""Layered images (README: layers): a real transformers bump, built on top of the promoted cpu image's
+"""Layered images (docs/guide.md: layers): a real transformers bump, built on top of the promoted cpu image's
 layer cache and pushed to a loopback registry, re-ships at most 5% of the image's bytes."""
 
 import pytest

@@ -1,5 +1,5 @@
 """The cpu image for linux/arm64 on this x86 host: bootstrapped, built and smoke-tested under QEMU user
-emulation, promoted under per-architecture tags (README: multi-arch)."""
+emulation, promoted under per-architecture tags (docs/guide.md: multi-arch)."""
 
 import json
 

@@ -1,5 +1,5 @@
 """Publishing for real: both architectures of the cpu image to two loopback registries (Debian's
-docker-registry), by digest, one image index per registry, tags moved last (README: publishing)."""
+docker-registry), by digest, one image index per registry, tags moved last (docs/guide.md: publishing)."""
 
 import json
 

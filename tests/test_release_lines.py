@@ -115,10 +115,10 @@ def test_the_supported_tags_table_lists_every_image_by_line():
 
 
 def test_the_supported_tags_table_is_drift_gated(repo_copy):
-    readme_path = repo_copy / "README.md"
-    edit(readme_path, f"`{RELEASE[0].name}`", f"`{RELEASE[0].name}-stale`")
+    reference = repo_copy / "docs/reference.md"
+    edit(reference, f"`{RELEASE[0].name}`", f"`{RELEASE[0].name}-stale`")
     result = run_in_process("render", "--check", root=repo_copy)
-    assert result.returncode != 0 and "README.md" in result.stdout + result.stderr
+    assert result.returncode != 0 and "docs/reference.md" in result.stdout + result.stderr
 
 
 def test_every_npu_image_names_the_upstream_file_it_is_checked_against(repo_copy):

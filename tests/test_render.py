@@ -7,6 +7,8 @@ import re
 from image_pipeline.render import dockerfile
 from image_pipeline.cli import readme_blocks
 from image_pipeline.render import tree
+from image_pipeline.manifest import rules
+from image_pipeline.paths import DOCUMENTS
 
 from conftest import REPO, edit, manifest, run_build, tree_snapshot
 
@@ -59,6 +61,66 @@ def test_readme_tables_are_generated_and_checked(repo_copy):
     assert result.returncode == 1 and "README.md" in result.stdout
     run_build("render", root=repo_copy, check=True)
     assert "| `cpu` (default) |" in readme.read_text()
+
+
+def test_a_table_edited_by_hand_in_the_reference_fails_the_drift_gate_and_render_restores_it(repo_copy):
+    reference = repo_copy / "docs/reference.md"
+    fresh = reference.read_text()
+    rule = rules.describe()[0][0]
+    edit(reference, f"| `{rule}` |", f"| `{rule}-typed-by-hand` |")
+    result = run_build("render", "--check", root=repo_copy)
+    assert result.returncode == 1 and "docs/reference.md" in result.stdout
+    run_build("render", root=repo_copy, check=True)
+    assert reference.read_text() == fresh
+
+
+def _cut_block(text: str, name: str) -> tuple:
+    """(text without the block `name`, the block with its markers)."""
+    start = text.index(f"<!-- BEGIN GENERATED: {name} ")
+    end = text.index(f"<!-- END GENERATED: {name} -->") + len(f"<!-- END GENERATED: {name} -->")
+    return text[:start] + text[end:], text[start:end]
+
+
+def _refused_in_one_line(result, *needles) -> str:
+    lines = result.stderr.strip().splitlines()
+    assert result.returncode == 2 and len(lines) == 1, result.stderr
+    assert all(needle in lines[0] for needle in needles), lines[0]
+    return lines[0]
+
+
+def test_a_block_in_no_document_is_refused_in_one_line_and_nothing_is_written(repo_copy):
+    reference = repo_copy / "docs/reference.md"
+    cut, _ = _cut_block(reference.read_text(), "faults")
+    reference.write_text(cut)
+    before = tree_snapshot(repo_copy / "images")
+    _refused_in_one_line(run_build("render", root=repo_copy), "'faults'", *DOCUMENTS)
+    assert reference.read_text() == cut and tree_snapshot(repo_copy / "images") == before
+
+
+def test_a_block_in_two_documents_is_refused_in_one_line_naming_both(repo_copy):
+    guide = repo_copy / "docs/guide.md"
+    _, block = _cut_block((repo_copy / "docs/reference.md").read_text(), "faults")
+    guide.write_text(guide.read_text() + "\n" + block + "\n")
+    _refused_in_one_line(run_build("render", "--check", root=repo_copy), "'faults'", "docs/guide.md",
+                         "docs/reference.md")
+
+
+def _anchors(path) -> set:
+    """The anchors GitHub gives a Markdown file's headings."""
+    return {re.sub(r"[^\w\- ]", "", heading.strip().lower()).replace(" ", "-")
+            for heading in re.findall(r"^#+ (.+)$", path.read_text(), re.M)}
+
+
+def test_every_relative_link_of_the_documents_points_at_a_file_and_heading():
+    """Generated and hand-written links alike: from docs/*.md a repository file is ../<path>."""
+    for doc in DOCUMENTS:
+        for target in re.findall(r"\]\(([^)\s]+)\)", (REPO / doc).read_text()):
+            if re.match(r"[a-z]+:", target):
+                continue
+            file, _, anchor = target.partition("#")
+            path = (REPO / doc).parent / file if file else REPO / doc
+            assert path.exists(), (doc, target)
+            assert not anchor or anchor in _anchors(path), (doc, target)
 
 
 def test_a_pin_changes_exactly_the_images_that_use_it(repo_copy):

@@ -1,4 +1,4 @@
-"""CI's two stages per image and platform and the merge gate (README: CI).
+"""CI's two stages per image and platform and the merge gate (docs/guide.md: CI).
 
 Fast part: the gate over stage records (what the build and device jobs upload), through the real CLI;
 the merge must refuse in one line before it touches a registry. Docker part: the whole flow simulated

@@ -31,7 +31,7 @@ def test_verls_cpu_tests_pass_in_the_image(verl_tests_run):
 
 
 def _run_like(record, **changes):
-    """A summary as the check writes it, from a recorded run (the counts the README shows)."""
+    """A summary as the check writes it, from a recorded run (the counts docs/reference.md shows)."""
     return {**{k: record[k] for k in ("verl", "files", "collected", "passed", "failed", "skipped")},
             "errors": 0, "device": "cpu", "exit_code": 0, **changes}
 

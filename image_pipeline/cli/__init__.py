@@ -83,7 +83,7 @@ def profile_of(args):
 
 
 def command_table() -> str:
-    """The README's CLI block."""
+    """The reference's CLI block (docs/reference.md)."""
     _load_commands()
     return tables.markdown(["command", "what it does"], [[f"`build.py {n}`", t] for n, t, _, _ in COMMANDS])
 

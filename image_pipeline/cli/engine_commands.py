@@ -37,7 +37,7 @@ def _image_cmd_args(parser):
                              "starts the arm64 build while the tests that need it wait the same way)")
     parser.add_argument("--cache-from", action="append", default=[],
                         help="image whose layers the build may reuse (e.g. the registry's current one)")
-    stage = parser.add_argument_group("CI build stage (README: CI)")
+    stage = parser.add_argument_group("CI build stage (docs/guide.md: CI)")
     stage.add_argument("--stage", choices=("build",),
                        help="build the candidate, run only its device-free checks, push it by digest to every "
                             "--registry under its candidate tag and write a stage record; no tag is promoted")
@@ -206,7 +206,7 @@ def _smoke(inv, args):
 
 
 def _device_stage_args(parser):
-    group = parser.add_argument_group("CI device stage (README: CI)")
+    group = parser.add_argument_group("CI device stage (docs/guide.md: CI)")
     group.add_argument("--digest", help="pull this candidate (sha256:...) from --registry and run the device checks "
                                         "in it; writes a stage record against that digest")
     group.add_argument("--registry", help="the registry the build stage pushed the candidate to")
@@ -299,7 +299,7 @@ def _merge(inv, args):
 
 
 @command("verl-tests", "run verl's own tests for the image's device inside its promoted image, with the locked "
-                       "test tools mounted for that run only; --record writes the counts the README shows",
+                       "test tools mounted for that run only; --record writes the counts docs/reference.md shows",
          lambda p: (image_arg(p, optional=True), platform_arg(p), network_args(p),
                     p.add_argument("--tag", help="image reference (default: <repository>:<image>-<arch>)"),
                     p.add_argument("--record", action="store_true",

@@ -42,7 +42,7 @@ def _validate(inv, args):
     return 0
 
 
-@command("render", "render images/<name>/ and the README's generated tables from pins.yaml and the locks",
+@command("render", "render images/<name>/ and the generated tables of README.md and docs/ from pins.yaml and the locks",
          lambda p: p.add_argument("--check", action="store_true",
                                   help="write nothing; fail with a diff if a generated file or a lock is stale"))
 def _render(inv, args):

@@ -1,1 +1,1 @@
-"""Generated files: images/<name>/{Dockerfile*,pins*.json} and the README's tables."""
+"""Generated files: images/<name>/{Dockerfile*,pins*.json} and the tables of README.md and docs/."""

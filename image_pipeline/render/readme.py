@@ -1,9 +1,11 @@
-"""The README's generated blocks: tables that come from pins.yaml, the schema, the rules and
-the committed locks. The command-line layer hands in its own table (`cli`) as an extra block,
-so nothing here imports it."""
+"""The generated blocks of the documents (README.md, docs/*.md): tables that come from pins.yaml,
+the schema, the rules and the committed locks. The command-line layer hands in its own table (`cli`)
+as an extra block, so nothing here imports it. Each block lives in exactly one document; a link to a
+file of this repository is written relative to the document that holds it."""
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from pathlib import Path
@@ -12,7 +14,7 @@ from .. import tables
 from ..errors import UserError
 from ..lock import lockfile
 from ..manifest import rules, schema
-from ..paths import VERL_TESTS_RECORD
+from ..paths import DOCUMENTS, VERL_TESTS_RECORD
 from ..manifest.model import arch_of
 from .dockerfile import tiers_of
 from .install_script import script_name
@@ -23,45 +25,70 @@ DEFAULTS_FILE = "smoke_tests/checkpoint_defaults.json"
 CHECKS_FILE = "smoke_tests/checks.json"
 VERL_TESTS_FILE = "smoke_tests/verl_tests.json"
 TRAINING_FILE = "smoke_tests/training.json"
-READ_FILES = (DEFAULTS_FILE, CHECKS_FILE, VERL_TESTS_FILE, TRAINING_FILE, VERL_TESTS_RECORD)  # what the README tables are made from
+READ_FILES = (DEFAULTS_FILE, CHECKS_FILE, VERL_TESTS_FILE, TRAINING_FILE, VERL_TESTS_RECORD)  # what the tables are made from
+MARKER = re.compile(r"<!-- BEGIN GENERATED: ([^ ]+) \(python build.py render\) -->")
 
 
 def blocks(manifest, root: Path, extra: dict) -> dict:
-    locks = {(img.name, p): lockfile.read(lockfile.path_for(root, img.name, p))
-             for img in manifest.images.values() for p in img.platforms}
-    return {
-        "images": _images(manifest),
-        "supported-tags": _supported_tags(manifest),
-        "pins": _pins(manifest),
-        "deviations": _deviations(manifest),
-        "indexes": tables.markdown(["index", "URL", "what comes from it"],
-                                   [[f"`{i.name}`", i.url, i.reason] for i in manifest.indexes.values()]),
-        "externals": _externals(manifest, locks),
-        "stack": _stack(manifest, locks),
-        "layers": _layers(manifest, locks),
-        "schema": tables.markdown(["section", "key", "required", "meaning"],
-                                  [[s, f"`{k}`", "yes" if r else "", d] for s, k, r, d in schema.table_rows()]),
-        "rules": tables.markdown(["rule", "checks"], [[f"`{i}`", d] for i, d in rules.describe()]),
-        "sync-defaults": _defaults(root),
-        "smoke-checks": _smoke_checks(manifest, root),
-        "faults": _faults(root),
-        "smoke-training": _training(root),
-        "verl-tests": _verl_tests(root),
-        **extra,
+    """{block name: function(link prefix) -> text}; a document computes only the blocks it holds."""
+    locks = functools.cache(lambda: {(img.name, p): lockfile.read(lockfile.path_for(root, img.name, p))
+                                     for img in manifest.images.values() for p in img.platforms})
+    fixed = {
+        "images": lambda links: _images(manifest, links),
+        "supported-tags": lambda links: _supported_tags(manifest, links),
+        "pins": lambda _: _pins(manifest),
+        "deviations": lambda _: _deviations(manifest),
+        "indexes": lambda _: tables.markdown(["index", "URL", "what comes from it"],
+                                             [[f"`{i.name}`", i.url, i.reason] for i in manifest.indexes.values()]),
+        "externals": lambda _: _externals(manifest, locks()),
+        "stack": lambda _: _stack(manifest, locks()),
+        "layers": lambda _: _layers(manifest, locks()),
+        "schema": lambda _: tables.markdown(["section", "key", "required", "meaning"],
+                                            [[s, f"`{k}`", "yes" if r else "", d] for s, k, r, d in schema.table_rows()]),
+        "rules": lambda _: tables.markdown(["rule", "checks"], [[f"`{i}`", d] for i, d in rules.describe()]),
+        "sync-defaults": lambda _: _defaults(root),
+        "smoke-checks": lambda _: _smoke_checks(manifest, root),
+        "faults": lambda _: _faults(root),
+        "smoke-training": lambda _: _training(root),
+        "verl-tests": lambda _: _verl_tests(root),
     }
+    return {**fixed, **{name: (lambda _, body=body: body) for name, body in extra.items()}}
 
 
-def regenerate(text: str, manifest, root: Path, extra: dict) -> str:
-    for name, body in blocks(manifest, root, extra).items():
+def regenerate_all(texts: dict, manifest, root: Path, extra: dict) -> dict:
+    """{document: text} -> {document: text with every block it holds filled in}.
+
+    `texts` holds the documents that exist, in DOCUMENTS order; every block must be in exactly one."""
+    builders = blocks(manifest, root, extra)
+    holders = {name: [doc for doc, text in texts.items() for _ in range(text.count(BEGIN.format(name=name)))]
+               for name in builders}
+    for doc, text in texts.items():
+        for name in MARKER.findall(text):
+            if name not in builders:
+                raise UserError(f"generated block {name!r} is not one render knows (known: {', '.join(builders)})",
+                                file=doc)
+    for name, docs in holders.items():
+        if len(docs) != 1:
+            where = f"is in {' and '.join(docs)}" if docs else f"is in none of {', '.join(DOCUMENTS)}"
+            raise UserError(f"generated block {name!r} {where}: keep its markers ({BEGIN.format(name=name)} ... "
+                            f"{END.format(name=name)}) in exactly one document")
+    return {doc: _fill(doc, text, {n: builders[n] for n, docs in holders.items() if docs == [doc]})
+            for doc, text in texts.items()}
+
+
+def _fill(doc: str, text: str, builders: dict) -> str:
+    links = "../" * (len(Path(doc).parts) - 1)  # from docs/x.md a repository file is ../<path>
+    for name, build in builders.items():
         begin, end = BEGIN.format(name=name), END.format(name=name)
         pattern = re.compile(re.escape(begin) + r".*?" + re.escape(end), re.S)
         if not pattern.search(text):
-            raise UserError(f"missing generated block markers for {name!r}: add {begin} ... {end}", file="README.md")
+            raise UserError(f"generated block {name!r} has no end marker: add {end}", file=doc)
+        body = build(links)
         text = pattern.sub(lambda _: f"{begin}\n{body}\n{end}", text)
     return text
 
 
-def _images(manifest) -> str:
+def _images(manifest, links: str = "") -> str:
     rows = []
     for img in manifest.images.values():
         torch = ", ".join(f"{c.version} ({img.only[c.name].split('/')[1]})" if c.name in img.only else c.version
@@ -69,8 +96,8 @@ def _images(manifest) -> str:
         rows.append([f"`{img.name}`" + (" (default)" if img.default else ""), img.device, img.soc_version or "-",
                      f"`{img.base.reference}`", img.python, torch, ", ".join(img.platforms),
                      _device_checks(img), f"`{manifest.repository}:{img.human_tag}`",
-                     f"[Dockerfile](images/{img.name}/Dockerfile)",
-                     ", ".join(f"[{arch_of(p)}](images/{img.name}/{script_name(p)})" for p in img.platforms)])
+                     f"[Dockerfile]({links}images/{img.name}/Dockerfile)",
+                     ", ".join(f"[{arch_of(p)}]({links}images/{img.name}/{script_name(p)})" for p in img.platforms)])
     return tables.markdown(["image", "device", "SoC", "base", "python", "torch", "platforms", "device checks (CI)",
                             "tag", "file", "host install"], rows)
 
@@ -88,7 +115,7 @@ def _pins(manifest) -> str:
     return tables.markdown(["component", "source", "pin", "images", "why"], rows)
 
 
-def _supported_tags(manifest) -> str:
+def _supported_tags(manifest, links: str = "") -> str:
     """Like upstream's docker/ascend/supported_tags.md: one row per image, the latest line first."""
     rows = []
     for release, images in sorted(manifest.lines().items(), key=lambda item: (item[0] != "", item[0])):
@@ -98,7 +125,7 @@ def _supported_tags(manifest) -> str:
             rows.append([f"release {release}" if release else "latest", f"`{img.name}`",
                          f"`{manifest.repository}:{img.name}`, `{manifest.repository}:{img.human_tag}`",
                          img.cann_version or "-", img.backend or "-", soc, str(verl.release) if verl else "-",
-                         f"[Dockerfile](images/{img.name}/Dockerfile)", _file_link(img.upstream) if img.upstream else "-"])
+                         f"[Dockerfile]({links}images/{img.name}/Dockerfile)", _file_link(img.upstream) if img.upstream else "-"])
     return tables.markdown(["line", "image", "tags", "CANN", "backend", "SoC", "verl", "file", "upstream file"], rows)
 
 

@@ -14,11 +14,12 @@ from .. import tables
 from ..files import atomic_write
 from ..lock import check as lock_check
 from ..manifest.model import platform_slug
+from ..paths import DOCUMENTS
 from . import dockerfile, install_script, readme
 
 
 def render_all(manifest, root: Path, extra_blocks: dict) -> dict:
-    """{path relative to root: text} for every generated file, README included."""
+    """{path relative to root: text} for every generated file, the documents (README, docs/) included."""
     lock_check.check_pins(manifest, root)
     env = dockerfile.environment(root / "templates")
     outputs = {}
@@ -30,8 +31,10 @@ def render_all(manifest, root: Path, extra_blocks: dict) -> dict:
                                                 outputs[Path("images") / image.name / "Dockerfile"])
         for name, text in scripts.items():
             outputs[Path("images") / image.name / name] = text
-    if (root / "README.md").exists():
-        outputs[Path("README.md")] = readme.regenerate((root / "README.md").read_text(), manifest, root, extra_blocks)
+    documents = {doc: (root / doc).read_text() for doc in DOCUMENTS if (root / doc).exists()}
+    if documents:
+        outputs.update({Path(doc): text for doc, text in
+                        readme.regenerate_all(documents, manifest, root, extra_blocks).items()})
     return outputs
 
 

@@ -2,7 +2,7 @@
 
 The pins are edited in ruamel.yaml's round-trip tree, so every comment, blank line, key order,
 flow style and the file's line endings stay as written. The whole change is staged in a
-scratch copy of the tree (pins.yaml, locks, images/, README) and only committed, as one
+scratch copy of the tree (pins.yaml, locks, images/, README and docs/) and only committed, as one
 set of file replacements, once the new pins validated, the locked packages' requirements
 accept them, the pin policy holds (a new reason; for a pin reaching NPU images, a new issue)
 and uv resolved every image that changed for each of its platforms.
@@ -22,6 +22,7 @@ from ..lock import lockfile
 from ..lock.request import build_request
 from ..lock.run import lock_all
 from ..manifest import build_manifest, document, grammar
+from ..paths import DOCUMENTS
 from ..render import readme, tree
 from . import policy
 
@@ -33,7 +34,7 @@ OPTIONS = {
     "image": ("version", "tag"),
     "archive": ("version",),
 }
-STAGED = ("pins.yaml", "README.md", "images", "templates", "patches", *readme.READ_FILES)
+STAGED = ("pins.yaml", *DOCUMENTS, "images", "templates", "patches", *readme.READ_FILES)
 
 
 @dataclass
@@ -187,7 +188,7 @@ def _changed_locks(current, manifest, root) -> list:
 
 def _collect(root: Path, scratch: Path, manifest) -> tuple:
     changes, before = {}, {}
-    candidates = {Path("pins.yaml"), Path("README.md")}
+    candidates = {Path("pins.yaml"), *map(Path, DOCUMENTS)}
     candidates |= {p.relative_to(scratch) for p in (scratch / "images").rglob("*") if p.is_file()}
     for rel in sorted(candidates):
         new = (scratch / rel).read_bytes().decode() if (scratch / rel).exists() else None

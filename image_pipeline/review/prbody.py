@@ -238,7 +238,7 @@ def _training(run: Path) -> tuple:
             if had != version:
                 notes.append(f"  - note: `{data['check']}`'s baseline {data['baseline_file']} was made with {what} "
                              f"{had or '(unrecorded)'}, this run has {version}: regenerate it from this image "
-                             f"(`build.py baseline --update`, README: Training baseline)")
+                             f"(`build.py baseline --update`, README: Record an NPU baseline)")
     return parts, notes
 
 
