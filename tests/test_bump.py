@@ -2,6 +2,7 @@
 PR body, outdated. Versions are derived from pins.yaml, never spelled out."""
 
 import json
+import re
 import subprocess
 
 import pytest
@@ -484,3 +485,15 @@ def test_files_written_through_a_commit_keep_the_mode_a_plain_write_gives_and_sc
     script, text = tmp_path / "install.linux-amd64.sh", tmp_path / "pins.json"
     files.commit({script: "#!/bin/sh\n", text: "{}\n"})
     assert script.stat().st_mode & 0o111 == 0o111 and text.stat().st_mode & 0o044 == 0o044
+
+
+def test_the_pr_body_shows_an_identical_dockerfile_diff_once_naming_every_file(repo):
+    """A template edit every image's Dockerfile takes the same way: one diff, its summary naming them all."""
+    edit(repo / "templates/partials/header.j2", "# GENERATED FILE: do not edit.",
+         "# every image's first line\n# GENERATED FILE: do not edit.")
+    run_build("render", root=repo, check=True)
+    body = run_build("pr-body", "--base", "HEAD", root=repo, check=True).stdout
+    summaries = re.findall(r"<summary>(images/[^<]*Dockerfile[^<]*)</summary>", body)
+    named = [path for summary in summaries for path in summary.split(", ")]
+    assert sorted(named) == sorted(f"images/{name}/Dockerfile" for name in M.images)
+    assert len(summaries) < len(named) and body.count("+# every image's first line") == len(summaries)

@@ -133,14 +133,26 @@ def _images(change: Change) -> str:
     from ..render import dockerfile
 
     env = dockerfile.environment(change.manifest.path.parent / "templates")
+    for files, diff in _same_diffs_together(change, env):
+        shown = diff[:DIFF_LINES] + ([f"... {len(diff) - DIFF_LINES} more lines"] if len(diff) > DIFF_LINES else [])
+        lines += [f"<details><summary>{', '.join(files)}</summary>", "", "```diff", *shown, "```", "</details>"]
+    return "\n".join(lines)
+
+
+def _same_diffs_together(change: Change, env) -> list:
+    """[(files, diff lines)]: the Dockerfiles a change edits the same way share one diff (a bump of a pin
+    every NPU image installs would otherwise show one identical diff per image)."""
+    from ..render import dockerfile
+
+    groups = {}
     for name in change.changed:
         new = dockerfile.render_image(env, change.manifest, change.manifest.images[name])["Dockerfile"]
-        diff = tables.unified_diff(change.base_dockerfiles.get(name, ""), new, f"images/{name}/Dockerfile").splitlines()
+        path = f"images/{name}/Dockerfile"
+        diff = tables.unified_diff(change.base_dockerfiles.get(name, ""), new, path).splitlines()
         if diff:
-            shown = diff[:DIFF_LINES] + ([f"... {len(diff) - DIFF_LINES} more lines"] if len(diff) > DIFF_LINES else [])
-            lines += [f"<details><summary>images/{name}/Dockerfile</summary>", "", "```diff", *shown, "```",
-                      "</details>"]
-    return "\n".join(lines)
+            hunks = "\n".join(diff[2:])  # without the ---/+++ lines, which name the file
+            groups.setdefault(hunks, ([], diff))[0].append(path)
+    return list(groups.values())
 
 
 def _verification(change: Change, artifacts: Path | None) -> str:
