@@ -4,7 +4,9 @@ bootstrapped Debian base (not from the image), this checkout mounted read-only, 
 file, run the smoke suite the same way, and survive an interruption, a second run and a damaged wheelhouse.
 """
 
+import io
 import json
+import tarfile
 import time
 from pathlib import Path
 
@@ -34,9 +36,22 @@ def house(tmp_path_factory) -> Path:
     return wheelhouse.export(M, IMAGE, PLATFORM, REPO, fetched, REPO / ".cache", network.from_host(), out)
 
 
-def _exec(container, command: str, **kwargs):
-    code, output = container.exec_run(["bash", "-c", command], **kwargs)
-    return code, output.decode(errors="replace") if isinstance(output, bytes) else output
+def _exec(container, command: str, detach=False, merge_stderr=True):
+    """The command's exit code and output. The output goes through a file read back over the archive API:
+    an exec's attached stream can lose its tail when the process exits (seen here: 9 MB of JSON cut short)."""
+    if detach:
+        container.exec_run(["bash", "-c", command], detach=True)
+        return 0, ""
+    errors = "2>&1" if merge_stderr else "2>/tmp/exec.err"
+    code, _ = container.exec_run(["bash", "-c", f"( {command} ) > /tmp/exec.out {errors}"])
+    return code, _read_file(container, "/tmp/exec.out")
+
+
+def _read_file(container, path: str) -> str:
+    stream, _ = container.get_archive(path)
+    with tarfile.open(fileobj=io.BytesIO(b"".join(stream))) as archive:
+        member = archive.getmembers()[0]
+        return archive.extractfile(member).read().decode(errors="replace")
 
 
 @pytest.fixture(scope="module")
@@ -71,7 +86,7 @@ def _records(container_or_image, engine_client) -> dict:
         out = engine_client.containers.run(container_or_image, ["bash", "-c", command], remove=True, network_mode="none",
                                            volumes={str(REPO / "tests"): {"bind": "/tests", "mode": "ro"}})
         return json.loads(out)
-    code, out = _exec(container_or_image, command.replace("/tests/", "/repo/tests/"))
+    code, out = _exec(container_or_image, command.replace("/tests/", "/repo/tests/"), merge_stderr=False)
     assert code == 0, out
     return json.loads(out)
 
@@ -155,7 +170,7 @@ def test_a_damaged_wheelhouse_fails_naming_the_file_and_changes_nothing(host, ho
     victim.write_bytes(data[:100] + bytes([data[100] ^ 1]) + data[101:])
     before = _exec(container, SNAPSHOT)[1]
     for venv in (VENV, "/opt/fresh"):  # an installed environment, and one the script would create
-        code, out = _exec(container, f"{SCRIPT} --venv {venv} --wheelhouse /scratch/damaged", stderr=True)
+        code, out = _exec(container, f"{SCRIPT} --venv {venv} --wheelhouse /scratch/damaged")
         assert code == 1, out[-2000:]
         assert f"host_install: /scratch/damaged/files/{victim.name} has sha256 " in out
         assert "nothing was installed" in out and "installing" not in out

@@ -13,6 +13,7 @@ import pytest
 
 from image_pipeline.errors import UserError
 from image_pipeline.publish import stages
+from image_pipeline.render import install_script
 from image_pipeline.smoke import stages as smoke_stages
 
 from conftest import REPO, manifest, run_in_process
@@ -177,6 +178,32 @@ SIM_REPOSITORY = "verl-ascend-stages"  # tags no other build moves, so "no promo
 WAIVER = "no amd64 device runner in this simulation"
 
 
+def _roles_named_for(platform):
+    """(per-platform block, that platform's component) for each cpu role that names one component per
+    platform: a single-platform image names one component per role."""
+    for role, components in CPU.stack.items():
+        if len(components) < 2 or not all(c.name in CPU.only for c in components):
+            continue
+        per_platform = "".join(f"        {p}: {next(c.name for c in components if CPU.only[c.name] == p)}\n"
+                               for p in CPU.platforms)
+        chosen = next(c.name for c in components if CPU.only[c.name] == platform)
+        yield f"      {role}:\n{per_platform}", f"      {role}: {chosen}\n"
+
+
+def _components_only_on_other_platforms(platform):
+    """The cpu image's per-platform components no image uses once it is built for `platform` alone."""
+    used = {c.name for image in M.images.values() if image.name != CPU.name for c in image.components}
+    return [name for name, only in CPU.only.items() if only != platform and name not in used]
+
+
+def _without_component(text: str, name: str) -> str:
+    start = text.index(f"\n  {name}:\n") + 1
+    end = start + len(f"  {name}:\n")
+    while text[end:].startswith(("    ", "\n")) and not text[end:].startswith("\n  "):
+        end = text.index("\n", end) + 1
+    return text[:start] + text[end:]
+
+
 def _single_platform_copy(target, platform, waived: bool):
     """A scratch repo whose cpu image is built for one platform only (the merge publishes every platform an
     image declares; this host builds one natively), under its own repository name; with waived=True the
@@ -186,10 +213,7 @@ def _single_platform_copy(target, platform, waived: bool):
     root = copy_repo(target)
     text = (root / "pins.yaml").read_text()
     text = text.replace(f"repository: {M.repository}\n", f"repository: {SIM_REPOSITORY}\n", 1)
-    stack = CPU.stack["torch"]
-    per_platform = "".join(f"        {p}: {next(c.name for c in stack if CPU.only[c.name] == p)}\n" for p in CPU.platforms)
-    chosen = next(c.name for c in stack if CPU.only[c.name] == platform)
-    for old, new in ((f"      torch:\n{per_platform}", f"      torch: {chosen}\n"),
+    for old, new in (*_roles_named_for(platform),
                      (f"    platforms: [{', '.join(CPU.platforms)}]\n    runner: {CPU.runner.name}\n",
                       f"    platforms: [{platform}]\n    runner: {CPU.runner.name}\n"
                       + (f"    device_checks_waived:\n      {platform}: {WAIVER}\n" if waived else ""))):
@@ -201,10 +225,13 @@ def _single_platform_copy(target, platform, waived: bool):
         block = text[text.index(f"    {CPU.runner.name}:\n"):]
         assert line in block
         text = text.replace(block, block.replace(line, "", 1), 1)
+    for unused in _components_only_on_other_platforms(platform):
+        text = _without_component(text, unused)
     (root / "pins.yaml").write_text(text)
     for other in CPU.platforms:
         if other != platform:
             (root / f"images/cpu/pylock.{other.replace('/', '-')}.toml").unlink()
+            (root / f"images/cpu/{install_script.script_name(other)}").unlink()
     run_build("render", root=root, check=True)
     assert run_build("render", "--check", root=root).returncode == 0
     return root
