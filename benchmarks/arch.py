@@ -17,7 +17,7 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 from image_pipeline import network  # noqa: E402
-from image_pipeline.build import engine, pipeline  # noqa: E402
+from image_pipeline.builder import engine, pipeline  # noqa: E402
 from image_pipeline.manifest import load_manifest  # noqa: E402
 from image_pipeline.smoke import runner  # noqa: E402
 

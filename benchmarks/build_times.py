@@ -25,7 +25,7 @@ sys.path.insert(0, str(REPO / "benchmarks"))
 
 import handwritten  # noqa: E402
 from image_pipeline import network  # noqa: E402
-from image_pipeline.build import engine, pipeline  # noqa: E402
+from image_pipeline.builder import engine, pipeline  # noqa: E402
 from image_pipeline.manifest import load_manifest  # noqa: E402
 from image_pipeline.smoke import runner  # noqa: E402
 

@@ -35,7 +35,7 @@ import handwritten  # noqa: E402
 from conftest import LoopbackRegistry  # noqa: E402
 from layers import bumped_copy  # noqa: E402
 from image_pipeline import network  # noqa: E402
-from image_pipeline.build import base, engine, pipeline  # noqa: E402
+from image_pipeline.builder import base, engine, pipeline  # noqa: E402
 from image_pipeline.manifest import load_manifest  # noqa: E402
 from image_pipeline.manifest.model import arch_of  # noqa: E402
 from image_pipeline.publish import publish, registry, stages  # noqa: E402

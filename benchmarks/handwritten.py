@@ -25,7 +25,7 @@ import jinja2
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from image_pipeline.build import base, engine, wheelhouse  # noqa: E402
+from image_pipeline.builder import base, engine, wheelhouse  # noqa: E402
 
 TEMPLATE = REPO / "benchmarks/handwritten/Dockerfile.j2"
 LAST_ROLES = ("transformers", "verl")  # what moves weekly; upstream's files install these last

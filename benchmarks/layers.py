@@ -24,7 +24,7 @@ sys.path.insert(0, str(REPO / "tests"))
 import handwritten  # noqa: E402
 from conftest import LoopbackRegistry, copy_repo  # noqa: E402
 from image_pipeline import network  # noqa: E402
-from image_pipeline.build import engine, pipeline  # noqa: E402
+from image_pipeline.builder import engine, pipeline  # noqa: E402
 from image_pipeline.manifest import load_manifest  # noqa: E402
 from image_pipeline.publish import reship  # noqa: E402
 from test_layers import another_release  # noqa: E402

@@ -12,7 +12,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from image_pipeline.build import engine  # noqa: E402
+from image_pipeline.builder import engine  # noqa: E402
 from image_pipeline.manifest import load_manifest  # noqa: E402
 from image_pipeline.manifest.model import arch_of  # noqa: E402
 from image_pipeline.smoke import runner  # noqa: E402

@@ -6,7 +6,7 @@
   versions   every distribution pins.json names is installed at its pinned release (a tree put on
              the import path instead: it is there and on the venv's sys.path)
   pip check  the installed set is consistent, except requirements on a distribution that
-             pins.yaml overrides (numpy 1.26 under packages asking numpy>=2) or leaves out on
+             a pin wins over (`wins_over`: numpy 1.26 under packages asking numpy>=2) or leaves out on
              purpose (`without`: e.g. triton, which xgrammar pulls in for GPUs)
   ldd        (NPU images) every native extension in the venv finds its shared libraries, except
              the driver libraries mounted into the container at run time (pins.json names them)
@@ -81,7 +81,7 @@ def check_import_path(role: str, comp: dict) -> list:
 
 
 def check_consistency(pins: dict) -> list:
-    overridden = {canonical(name) for name in pins.get("overrides", [])}
+    overridden = {canonical(name) for name in pins.get("wins_over", [])}
     left_out = {canonical(name) for name in pins.get("without", [])}
     result = subprocess.run([VENV_PYTHON, "-m", "pip", "check", "--disable-pip-version-check"],
                             capture_output=True, text=True)
@@ -89,7 +89,7 @@ def check_consistency(pins: dict) -> list:
     for line in result.stdout.splitlines():
         match = re.match(r"(\S+) \S+ (?:has requirement|requires) (\S+?)[<>=!~ ,;]", line + " ")
         if match and canonical(match.group(2)) in overridden:
-            print(f"verify: allowed (pins.yaml overrides {match.group(2)}): {line}")
+            print(f"verify: allowed (pins.yaml: {match.group(2)} wins over it): {line}")
             continue
         missing = re.match(r"\S+ \S+ requires (\S+), which is not installed", line)
         if missing and canonical(missing.group(1)) in left_out:

@@ -155,7 +155,7 @@ def main(argv=None) -> int:
     elsewhere = {c.name for c in chosen if here not in c.where}
     results = [not_run(c, f"applies only {' or '.join(PLACES[w] for w in c.where)}; this run is {PLACES[here]}")
                if c.name in elsewhere
-               else run_check(c, Path(handle.name), args.artifacts) if present or not c.device else not_run(c, why)
+               else run_check(c, Path(handle.name), args.artifacts) if present or not c.needs_device else not_run(c, why)
                for c in chosen]
     merged = {}
     for result in results:

@@ -19,10 +19,10 @@ EVERY_IMAGE = "all"  # the `imports` key that applies whatever the image's devic
 class Check:
     name: str
     run: str  # module:function
-    device: bool  # needs the image's device
+    needs_device: bool  # runs only where the image's device is present
     timeout_s: float
     proves: str
-    devices: tuple = ("cpu", "npu")
+    image_devices: tuple = ("cpu", "npu")  # the devices of the images it is a check of
     roles: tuple = ()  # stack roles the image must have (a vllm-ascend check is not one for an sglang image)
     kind: str = "check"  # check | measurement
     optional: bool = False
@@ -31,7 +31,7 @@ class Check:
 
     def applies_to(self, device: str, roles) -> bool:
         """Is this a check of an image of `device` whose stack has `roles`?"""
-        return device in self.devices and set(self.roles) <= set(roles)
+        return device in self.image_devices and set(self.roles) <= set(roles)
 
     def imports_for(self, device: str, roles) -> list:
         return _applicable(self.imports, device, roles)
@@ -47,7 +47,7 @@ def _pairs(by_where: dict) -> tuple:
 
 
 def load_checks(table: dict = _TABLE) -> list:
-    return [Check(**{**item, "devices": tuple(item.get("devices", ("cpu", "npu"))),
+    return [Check(**{**item, "image_devices": tuple(item.get("image_devices", ("cpu", "npu"))),
                      "roles": tuple(item.get("roles", ())), "imports": _pairs(item.get("imports", {})),
                      "where": tuple(item.get("where", WHERE))})
             for item in table["checks"]]

@@ -102,7 +102,7 @@ def manifest():
 
 @pytest.fixture(scope="session")
 def engine_client():
-    from image_pipeline.build import engine
+    from image_pipeline.builder import engine
 
     return engine.client()
 
@@ -111,7 +111,7 @@ def build_promoted(api, platform: str | None = None, root: Path = REPO):
     """The real pipeline for the default image: built, smoke-tested and promoted (an image whose
     content tag exists is not rebuilt)."""
     from image_pipeline import network
-    from image_pipeline.build import engine, pipeline
+    from image_pipeline.builder import engine, pipeline
     from image_pipeline.manifest import load_manifest
     from image_pipeline.smoke import runner
 
@@ -153,7 +153,7 @@ def release_before(dist: str, version: str) -> str:
 def previous_verl_image(engine_client, cpu_image, tmp_path_factory):
     """The promoted cpu image with the verl release before the pinned one in its place (the pinned release
     added the Mooncake engine's completion-slot drain): (reference, version)."""
-    from image_pipeline.build import engine
+    from image_pipeline.builder import engine
 
     version = release_before("verl", manifest().default_image.role("verl").version)
     context = tmp_path_factory.mktemp("previous-verl")

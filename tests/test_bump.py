@@ -316,7 +316,7 @@ def test_bumping_an_archive_moves_its_urls_and_drops_their_old_sha256(tmp_path):
         bump.fields_for(kernels, {"version": newer, "commit": "ab" * 20})
 
 
-# ---------------------------------------------------------------- overrides: only the named requirers
+# ---------------------------------------------------------------- wins_over: only the named requirers
 
 def _locked_requirement(image, requirer, dist):
     """`requirer`'s requirement on `dist` as the image's lock records it (from its wheel METADATA)."""
@@ -330,11 +330,11 @@ def _locked_requirement(image, requirer, dist):
 
 
 def test_an_override_leaves_every_other_requirers_bound_binding(repo):
-    """transformers overrides vllm-ascend's and sglang's pins, not verl's bound: a bump past it is refused."""
+    """transformers wins over vllm-ascend's and sglang's pins, not verl's bound: a bump past it is refused."""
     from packaging.requirements import Requirement
 
     transformers = M.components["transformers"]
-    assert "verl" not in transformers.get("overrides")
+    assert "verl" not in transformers.get("wins_over")
     bound = _locked_requirement("cpu", "verl", "transformers")
     too_high = next(spec.version for spec in Requirement(bound).specifier if spec.operator == "<")
     before = tree_snapshot(repo)
@@ -361,7 +361,7 @@ def test_an_override_must_name_a_package_that_requires_the_pin(repo_copy):
     edit(repo_copy / "pins.yaml", "      sglang: sglang", "      sglong: sglang")
     result = run_in_process("validate", root=repo_copy)
     assert result.returncode == 2
-    assert "components.transformers.overrides.sglong: sglong requires transformers in no lock" in result.stderr
+    assert "components.transformers.wins_over.sglong: sglong requires transformers in no lock" in result.stderr
     assert "did you mean 'sglang'?" in result.stderr, result.stderr
 
 

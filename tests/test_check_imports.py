@@ -10,7 +10,7 @@ import dataclasses
 import pytest
 
 from image_pipeline.lock import lockfile
-from image_pipeline.lock.check import targets
+from image_pipeline.lock.consistency import targets
 from image_pipeline.lock.request import TEST_TIER
 from smoke_tests.plan import DISTRIBUTIONS, EVERY_IMAGE, MODULES, alternatives, load_checks, required_imports, select
 

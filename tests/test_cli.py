@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from image_pipeline.build import engine, inputs
+from image_pipeline.builder import engine, inputs
 from image_pipeline.cli import COMMANDS, _load_commands
 from image_pipeline.render import dockerfile
 
@@ -99,7 +99,7 @@ def code_copy(repo_copy):
     ("tree:payload", lambda r: edit(r / "payload/bin/entrypoint", "exec", "exec ")),
     ("tree:smoke_tests", lambda r: edit(r / "smoke_tests/train.py", "LOSS_KEEP = ", "LOSS_KEEP  = ")),
     ("patch:mbridge-dequant-device", lambda r: edit(r / "patches/mbridge-dequant-device.diff", "\n", "\n\n")),
-    ("code:image_pipeline/build/context.py", lambda r: edit(r / "image_pipeline/build/context.py", "import json",
+    ("code:image_pipeline/builder/context.py", lambda r: edit(r / "image_pipeline/builder/context.py", "import json",
                                                            "import json  # x")),
 ])
 def test_every_kind_of_build_input_changes_the_content_hash(code_copy, kind, change):
@@ -144,7 +144,7 @@ def test_image_wait_waits_for_the_pipeline_lock_instead_of_refusing(tmp_path):
     one lock, so whichever comes second finds the content tag and builds nothing."""
     import threading
 
-    from image_pipeline.build import pipeline
+    from image_pipeline.builder import pipeline
 
     acquired = threading.Event()
 
@@ -161,7 +161,7 @@ def test_image_wait_waits_for_the_pipeline_lock_instead_of_refusing(tmp_path):
 
 
 def test_the_image_command_passes_wait_to_the_pipeline(monkeypatch):
-    from image_pipeline.build import pipeline
+    from image_pipeline.builder import pipeline
     from image_pipeline.cli import main
 
     seen = {}

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from image_pipeline.build import context
-from image_pipeline.build.wheelhouse import Unverified, Wheelhouse
+from image_pipeline.builder import context
+from image_pipeline.builder.wheelhouse import Unverified, Wheelhouse
 from image_pipeline.cli import readme_blocks
 from image_pipeline.lock import lockfile
 from image_pipeline.lock.artifacts import sha256_file
@@ -234,7 +234,7 @@ def _tiny_plan(wheelhouse: Path) -> dict:
                       "sources": sources})
         stack[dist] = [{"name": dist, "dist": dist, "source": "pypi", "version": "0"}]
     pins = {"image": "tiny", "tag": "tiny", "device": "cpu", "python": "%d.%d" % sys.version_info[:2], "stack": stack,
-            "constraints": [], "env": {"TINY": "1"}, "patches": [], "overrides": [], "without": [],
+            "constraints": [], "env": {"TINY": "1"}, "patches": [], "wins_over": [], "without": [],
             "mounted_libraries": []}
     return {"format": 1, "image": "tiny", "platform": "linux/amd64", "lock_inputs": "0", "python": pins["python"],
             "device": "cpu", "system_site_packages": False, "image_venv": "/opt/venv", "env_scripts": [],
@@ -363,7 +363,7 @@ def _git(cwd, *args):
 def test_a_git_source_is_proven_again_offline_from_the_wheelhouse(tmp_path, ref):
     """The wheelhouse keeps each git source as a repository; the host proves the pinned commit against it
     with fetch_source.py, as the image's build proves it against the real one, with upstream gone."""
-    from image_pipeline.build import wheelhouse as host_side
+    from image_pipeline.builder import wheelhouse as host_side
     from image_pipeline.manifest.model import Component
 
     upstream = tmp_path / "upstream"

@@ -14,7 +14,7 @@ import zipfile
 
 import pytest
 
-from image_pipeline.build import base, context, engine, pipeline, wheelhouse
+from image_pipeline.builder import base, context, engine, pipeline, wheelhouse
 from image_pipeline.errors import UserError
 from image_pipeline.lock import artifacts, lockfile, resolve
 from image_pipeline.lock.request import build_request

@@ -54,7 +54,7 @@ def test_the_manifests_own_text_is_one_line():
         for key in ("reason", "external", "deviates"):
             if comp.get(key):
                 grammar.one_line(comp.get(key))
-        for key in ("overrides", "differs", "without"):
+        for key in ("wins_over", "differs", "without"):
             for why in (comp.get(key) or {}).values():
                 grammar.one_line(why)
 

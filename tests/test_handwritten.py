@@ -135,7 +135,7 @@ def test_pip_conf_carries_the_ca_and_remote_indexes_only(tmp_path):
 def test_the_build_uses_buildkit_host_network_and_secrets(monkeypatch, tmp_path):
     """build(): the BuildKit client's environment, --network host, and the pip settings and CA as secret files
     that exist while docker reads them (and are gone after)."""
-    from image_pipeline.build import engine
+    from image_pipeline.builder import engine
 
     ca = tmp_path / "ca.crt"
     ca.write_text("ca")

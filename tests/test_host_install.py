@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from image_pipeline import network
-from image_pipeline.build import base, engine, wheelhouse
+from image_pipeline.builder import base, engine, wheelhouse
 from image_pipeline.render import install_script
 
 from conftest import REPO, manifest

@@ -10,7 +10,7 @@ import sys
 import pytest
 
 from image_pipeline import network
-from image_pipeline.build import base, engine, pipeline
+from image_pipeline.builder import base, engine, pipeline
 from image_pipeline.errors import UserError
 from image_pipeline.manifest import load_manifest
 from image_pipeline.smoke import runner

@@ -5,7 +5,7 @@ import pytest
 from packaging.version import Version
 
 from image_pipeline import network
-from image_pipeline.build import engine, pipeline
+from image_pipeline.builder import engine, pipeline
 from image_pipeline.manifest import load_manifest
 from image_pipeline.publish import reship
 from image_pipeline.review import outdated

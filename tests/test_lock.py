@@ -7,8 +7,6 @@ import json
 import re
 import subprocess
 import sys
-import textwrap
-from pathlib import Path
 
 import pytest
 
@@ -16,11 +14,11 @@ from image_pipeline.errors import UserError
 from packaging.requirements import Requirement
 from packaging.version import Version
 
-from image_pipeline.lock import check, lockfile
+from image_pipeline.lock import consistency, lockfile
 from image_pipeline.lock.resolve import uv_version
 from image_pipeline.manifest.model import PLATFORM_ARCH
 
-from conftest import REPO, copy_repo, edit, manifest, run_build, tree_snapshot
+from conftest import REPO, edit, manifest, run_build, tree_snapshot
 
 M = manifest()
 
@@ -30,7 +28,7 @@ def lock_of(image, platform):
 
 
 def test_every_image_has_a_fresh_lock_for_each_platform():
-    assert check.stale(M, REPO, uv_version()) == []
+    assert consistency.stale(M, REPO, uv_version()) == []
     for image in M.images.values():
         for platform in image.platforms:
             lock = lock_of(image.name, platform)
@@ -177,11 +175,11 @@ def test_pip_accepts_each_npu_lock_for_its_platform_with_hashes_required(tmp_pat
 
 
 def _overridden_pins():
-    """(image, platform, overriding component) for every pin whose `overrides` an image's lock applies."""
+    """(image, platform, overriding component) for every pin whose `wins_over` an image's lock applies."""
     for image in M.images.values():
         for platform in image.platforms:
             for comp in [*image.on(platform).components, *image.constraints]:
-                if comp.get("overrides"):
+                if comp.get("wins_over"):
                     yield image, platform, comp
 
 
@@ -189,7 +187,7 @@ def _overridden_pins():
 def test_every_requirer_of_an_overridden_pin_accepts_it_or_is_named_by_the_override(tmp_path):
     """uv's override silences every requirement on the pinned package, also those of packages the lock
     picks only because of it (pandas 3 beside numpy 1.26.0: pandas then refuses to import). The wheels'
-    own METADATA says who really accepts the pin; whoever does not must be named in `overrides`."""
+    own METADATA says who really accepts the pin; whoever does not must be named in `wins_over`."""
     from image_pipeline.lock import metadata
 
     unaccepted = []
@@ -199,7 +197,7 @@ def test_every_requirer_of_an_overridden_pin_accepts_it_or_is_named_by_the_overr
         by_name = {e.name: e for e in lock.packages}
         for requirer in pinned.via:
             entry = by_name.get(requirer)
-            if entry is None or entry.artifact.kind != "wheel" or requirer in comp.get("overrides"):
+            if entry is None or entry.artifact.kind != "wheel" or requirer in comp.get("wins_over"):
                 continue
             # a pin installed --no-deps with its own `requires` (verl-npu) is bound by those, not its METADATA
             lines = entry.requires if entry.requires is not None else metadata.wheel_requires(
@@ -224,8 +222,8 @@ def test_locks_resolve_in_parallel_bounded_by_jobs(monkeypatch):
     from image_pipeline.lock import resolve, run
 
     two = [(M.images["cpu"], p) for p in M.images["cpu"].platforms]
-    monkeypatch.setattr(check, "check_pins", lambda *a: None)
-    monkeypatch.setattr(check, "targets", lambda manifest: two)
+    monkeypatch.setattr(consistency, "check_pins", lambda *a: None)
+    monkeypatch.setattr(consistency, "targets", lambda manifest: two)
     monkeypatch.setattr(resolve, "uv_version", lambda: "0")
 
     def run_with(jobs):

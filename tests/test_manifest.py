@@ -150,3 +150,19 @@ def test_nesting_is_refused_past_max_depth_and_not_before():
     parse(deepest, Path("pins.yaml"))
     with pytest.raises(UserError, match=f"nesting is too deep \\(more than {MAX_DEPTH} levels\\)"):
         parse(f"[{deepest}]", Path("pins.yaml"))
+
+
+def test_a_pin_field_under_its_old_name_is_read_as_the_new_one_with_one_line_saying_so(tmp_path, capsys):
+    """`overrides` (one letter from an image's `override`) is now `wins_over`: a pins.yaml written before
+    the rename loads to the same manifest for one release, and says where the old name stands."""
+    copy_repo(tmp_path)
+    text = (REPO / "pins.yaml").read_text()
+    assert text.count("    wins_over:") >= 1
+    (tmp_path / "pins.yaml").write_text(text.replace("    wins_over:", "    overrides:", 1))
+    old = load_manifest(tmp_path / "pins.yaml", check_rules=False)
+    (warning,) = capsys.readouterr().err.splitlines()
+    line = text[:text.index("    wins_over:")].count("\n") + 1
+    renamed = next(c for c in M.components.values() if c.get("wins_over"))
+    assert warning.startswith(f"warning: pins.yaml:{line}: {'.'.join(renamed.keypath)}.overrides: renamed to 'wins_over'")
+    assert {n: c.get("wins_over") for n, c in old.components.items()} == {n: c.get("wins_over") for n, c in M.components.items()}
+    assert old.doc.line(renamed.keypath + ("wins_over",)) == line

@@ -5,7 +5,7 @@ import json
 
 import pytest
 
-from image_pipeline.build import base, engine, pipeline
+from image_pipeline.builder import base, engine, pipeline
 from image_pipeline.manifest import load_manifest
 
 from conftest import REPO

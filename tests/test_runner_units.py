@@ -13,7 +13,7 @@ import time
 import pytest
 
 from image_pipeline import network
-from image_pipeline.build import engine
+from image_pipeline.builder import engine
 from image_pipeline.errors import UserError
 from image_pipeline.smoke import runner
 
@@ -79,7 +79,7 @@ import sys
 from pathlib import Path
 sys.path.insert(0, {repo!r})
 from image_pipeline import cli
-from image_pipeline.build import engine
+from image_pipeline.builder import engine
 
 engine.buildkit_command = lambda: ((sys.executable, {fake!r}, {pidfile!r}), {{}})
 

@@ -7,7 +7,7 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from image_pipeline.build import engine
+from image_pipeline.builder import engine
 from image_pipeline.smoke import runner
 
 from conftest import REPO, manifest, run_build
@@ -30,7 +30,7 @@ def full_run(engine_client, cpu_image, tmp_path_factory):
 def test_full_suite_passes_and_leaves_artifacts(full_run):
     assert full_run.passed, full_run.reason
     statuses = {r["name"]: r["status"] for r in full_run.results}
-    expected = [c["name"] for c in CHECKS["checks"] if "cpu" in c.get("devices", ["cpu", "npu"]) and not c.get("optional")]
+    expected = [c["name"] for c in CHECKS["checks"] if "cpu" in c.get("image_devices", ["cpu", "npu"]) and not c.get("optional")]
     assert list(statuses) == expected
     assert set(statuses.values()) == {"PASS", "MEASURED"}
     suite = ET.parse(full_run.directory / "junit.xml").getroot()
@@ -67,7 +67,7 @@ def test_train_is_verls_trainer_and_engine_doing_every_step_on_two_ranks(full_ru
 
 
 def _applicable_to_cpu(names):
-    return [n for n in names if "cpu" in next(c for c in CHECKS["checks"] if c["name"] == n).get("devices", ["cpu"])]
+    return [n for n in names if "cpu" in next(c for c in CHECKS["checks"] if c["name"] == n).get("image_devices", ["cpu"])]
 
 
 @pytest.mark.parametrize("fault", [f["name"] for f in CHECKS["faults"]])

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from image_pipeline.build.wheelhouse import unpack_archive
+from image_pipeline.builder.wheelhouse import unpack_archive
 from image_pipeline.errors import UserError
 from image_pipeline.lock import artifacts, lockfile
 from image_pipeline.lock.request import Archive, build_request
@@ -170,8 +170,8 @@ def pyproject(dist: str) -> str:
 def test_the_build_context_installs_sglangs_tree_with_its_npu_pyproject_and_the_archives_wheels(tmp_path):
     """As for sglang: python/pyproject_npu.toml replaces python/pyproject.toml, then python/ is installed;
     the kernels' wheels come out of their archive. context.py lays the tier out, install_tier.py installs it."""
-    from image_pipeline.build import context
-    from image_pipeline.build.wheelhouse import Wheelhouse
+    from image_pipeline.builder import context
+    from image_pipeline.builder.wheelhouse import Wheelhouse
     from image_pipeline.render import install_plan
     from image_pipeline.render import install_plan
 
@@ -251,7 +251,7 @@ def test_a_pyproject_declaring_more_or_other_than_requires_is_refused(tmp_path):
 
 
 def test_the_wheelhouse_stops_a_tree_whose_pyproject_outgrew_requires_naming_the_pin(tmp_path):
-    from image_pipeline.build.wheelhouse import check_declared
+    from image_pipeline.builder.wheelhouse import check_declared
 
     sglang = M.components["sglang"]
     requires = list(sglang.get("requires"))
@@ -268,8 +268,8 @@ def test_the_wheelhouse_stops_a_tree_whose_pyproject_outgrew_requires_naming_the
 def test_a_tree_upstream_puts_on_pythonpath_is_put_on_the_venvs_import_path_and_verified(tmp_path, monkeypatch):
     """As for Megatron-Bridge in the v0.8.0 release images: its src/ is copied, never pip-installed, and a .pth
     puts it on the venv's import path; verify.py (and conformance.versions) find it there, and miss it when not."""
-    from image_pipeline.build import context
-    from image_pipeline.build.wheelhouse import Wheelhouse
+    from image_pipeline.builder import context
+    from image_pipeline.builder.wheelhouse import Wheelhouse
     from image_pipeline.render import install_plan
 
     image = next(i for i in M.images.values() if any(c.import_path for c in i.components)).on("linux/arm64")

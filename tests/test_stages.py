@@ -144,13 +144,13 @@ def test_the_stages_split_the_suite_by_device_and_together_run_all_of_it():
         whole = [c.name for c in select(load_checks(), image.device, "", False, roles=tuple(image.stack))]
         assert sorted(build + device) == sorted(whole) and not set(build) & set(device)
         by_name = {c.name: c for c in load_checks()}
-        assert build and all(not by_name[n].device for n in build)
-        assert device and all(by_name[n].device for n in device)
+        assert build and all(not by_name[n].needs_device for n in build)
+        assert device and all(by_name[n].needs_device for n in device)
 
 
 
 def test_the_label_says_what_pins_yaml_says_about_each_platforms_device_checks():
-    from image_pipeline.build import pipeline
+    from image_pipeline.builder import pipeline
 
     waived, tested = sorted(NPU.waivers)[0], next(p for p in NPU.platforms if p not in NPU.waivers)
     assert pipeline.device_checks_label(NPU, waived) == f"not run on {waived}: {NPU.waivers[waived]}"
@@ -240,7 +240,7 @@ def _single_platform_copy(target, platform, waived: bool):
 @pytest.fixture(scope="module")
 def sim(tmp_path_factory, engine_client):
     from conftest import LoopbackRegistry
-    from image_pipeline.build import engine
+    from image_pipeline.builder import engine
 
     platform = engine.host_platform()
     tmp = tmp_path_factory.mktemp("stages")

@@ -13,7 +13,7 @@ STAGE_RECORDS = "stages"
 
 
 def _platform(args) -> str:
-    from ..build import engine
+    from ..builder import engine
 
     return args.platform or engine.host_platform()
 
@@ -63,7 +63,7 @@ def _allow_unverified_arg(parser):
          lambda p: p.add_argument("--platform", action="append", default=[], choices=("linux/amd64", "linux/arm64"),
                                   help="a platform builds must run for (repeatable)"))
 def _engine(inv, args):
-    from ..build import engine
+    from ..builder import engine
 
     engine.ensure_engine(args.platform)
     return 0
@@ -75,7 +75,7 @@ def _engine(inv, args):
                     p.add_argument("--mirror", help="Debian mirror for debootstrap"),
                     p.add_argument("--no-pull", action="store_true", help="do not try the registry")))
 def _base(inv, args):
-    from ..build import base, engine
+    from ..builder import base, engine
 
     image = inv.image(args.image)
     base.ensure_base(engine.client(), image.base, _platform(args), mirror=args.mirror, load=args.load,
@@ -88,7 +88,7 @@ def _base(inv, args):
          lambda p: (image_arg(p, optional=True), platform_arg(p), _allow_unverified_arg(p), network_args(p),
                     p.add_argument("--out", type=Path, help="directory for images/<name>/install.*.sh --wheelhouse")))
 def _wheelhouse(inv, args):
-    from ..build import wheelhouse
+    from ..builder import wheelhouse
 
     image, platform, profile = inv.image(args.image), _platform(args), profile_of(args)
     house = wheelhouse.fetch(inv.manifest, image, platform, inv.root, profile, inv.cache,
@@ -129,7 +129,7 @@ def _write_stage_record(args, record) -> int:
                   "promote its tags; with --stage build, CI's build stage (device-free checks, candidate pushed by "
                   "digest, nothing promoted)", _image_cmd_args)
 def _image(inv, args):
-    from ..build import engine, pipeline
+    from ..builder import engine, pipeline
 
     image = inv.image(args.image)
     platform = _platform(args)
@@ -151,7 +151,7 @@ def _image(inv, args):
 
 
 def _build_stage(inv, args, image, platform, plain) -> int:
-    from ..build import engine
+    from ..builder import engine
     from ..publish import stages
 
     if not args.registry:
@@ -186,7 +186,7 @@ def _alternative(inv, image, name):
                                    help="also run the optional checks (verl's own tests for the device)"),
                     _device_stage_args(p)))
 def _smoke(inv, args):
-    from ..build import engine
+    from ..builder import engine
     from ..manifest.model import arch_of
     from ..smoke import runner
 
@@ -215,7 +215,7 @@ def _device_stage_args(parser):
 
 
 def _device_stage(inv, args, image, platform) -> int:
-    from ..build import engine
+    from ..builder import engine
     from ..manifest import grammar
     from ..publish import stages
 
@@ -240,7 +240,7 @@ def _device_stage(inv, args, image, platform) -> int:
                     p.add_argument("--tag", help="image reference (default: <repository>:<image>-<arch>)")))
 def _baseline(inv, args):
     from .. import tables
-    from ..build import engine
+    from ..builder import engine
     from ..manifest.model import arch_of
     from ..smoke import baseline, runner
 
@@ -271,7 +271,7 @@ def _baseline(inv, args):
                     p.add_argument("--registry", action="append", required=True,
                                    help="a registry named in pins.yaml, or host[:port][/namespace] (repeatable)")))
 def _publish(inv, args):
-    from ..build import engine
+    from ..builder import engine
     from ..publish import publish
 
     publish.publish(engine.client(), inv.manifest, inv.image(args.image), args.registry)
@@ -305,7 +305,7 @@ def _merge(inv, args):
                     p.add_argument("--record", action="store_true",
                                    help="write the counts into records/verl_tests.json")))
 def _verl_tests(inv, args):
-    from ..build import engine, wheelhouse
+    from ..builder import engine, wheelhouse
     from ..manifest.model import arch_of
     from ..smoke import runner
 

@@ -19,11 +19,11 @@ def _validate_args(parser):
 @command("validate", "load pins.yaml and check the schema, every compatibility rule, the pins against the locks "
                      "and the pin policy against --base", _validate_args)
 def _validate(inv, args):
-    from ..lock import check
+    from ..lock import consistency
     from ..review import affected, policy
 
     manifest = inv.manifest
-    check.check_pins(manifest, inv.root)
+    consistency.check_pins(manifest, inv.root)
     if args.base or affected.is_work_tree(inv.root):
         ref = args.base or "HEAD"
         base = affected.manifest_at(inv.root, ref)

@@ -161,14 +161,14 @@ def _add_component(request, comp, tier, platform, manifest):
 
 def _add_constraint(request, comp, platform, manifest):
     pin = f"{comp.dist}=={comp.version_for(platform)}"
-    (request.overrides if comp.get("overrides") else request.constraints).append(pin)
+    (request.overrides if comp.get("wins_over") else request.constraints).append(pin)
     index = comp.index_for(platform)
     if index != "pypi":
         request.sources[comp.dist] = index
 
 
 def _common(request, comp, platform, manifest):
-    if comp.get("overrides"):
+    if comp.get("wins_over"):
         request.overrides.append(f"{comp.dist}=={comp.version_for(platform)}")
     index = comp.index_for(platform)
     if index != "pypi":

@@ -8,7 +8,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from ..errors import UserError
-from . import check, lockfile
+from . import consistency, lockfile
 from .request import build_request
 from .resolve import Resolver
 
@@ -24,9 +24,9 @@ def lock_all(manifest, root: Path, profile, cache: Path, *, images=None, platfor
     """{path: new text} for the selected locks, resolved `jobs` at a time; nothing is written here.
     fresh: resolve without the previous lock's versions as preferences (a re-lock after an experiment
     otherwise keeps every stale version that is still allowed)."""
-    check.check_pins(manifest, root)
+    consistency.check_pins(manifest, root)
     resolver = Resolver(profile, cache, manifest)
-    selected = [(image, platform) for image, platform in check.targets(manifest)
+    selected = [(image, platform) for image, platform in consistency.targets(manifest)
                 if (not images or image.name in images) and (not platforms or platform in platforms)]
     if not selected:
         raise UserError("no lock matches the selection")

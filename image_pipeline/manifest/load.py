@@ -11,12 +11,15 @@ import copy
 import itertools
 import math
 import string
+import sys
 from pathlib import Path
 
 from . import document, grammar, references, schema
 from .document import Document, dotted
 from .model import Component, Image, Index, Manifest, Patch, Registry, Runner, Tier
 
+# old name -> new name: `overrides` was one letter from an image's `override`
+RENAMED_PIN_FIELDS = {"overrides": "wins_over"}
 REQUIRED_IMAGE_FIELDS = ("device", "base", "python", "platforms", "runner", "tag", "stack", "env")
 # CI runs one job per image and platform (`build.py matrix`), and a GitHub Actions matrix runs at most
 # 256 jobs: more builds could never all run. Checked before an image entry expands, so a few lines of
@@ -33,6 +36,7 @@ def load_manifest(path: Path, *, check_rules: bool = True) -> Manifest:
 def build_manifest(doc: Document, *, check_rules: bool = True) -> Manifest:
     if not isinstance(doc.data, dict):
         raise doc.error((), f"must be a mapping at the top level, got {schema.kind(doc.data)}")
+    _read_renamed_fields(doc)
     schema.check(doc)
     data = doc.data
     tiers = _tiers(doc, data["tiers"])
@@ -57,6 +61,21 @@ def build_manifest(doc: Document, *, check_rules: bool = True) -> Manifest:
 
         check_all(manifest)
     return manifest
+
+
+def _read_renamed_fields(doc: Document) -> None:
+    """A pin's field under its old name is read as the new one, with one line on stderr saying so; the old
+    names are read for one release."""
+    components = doc.data.get("components")
+    for name, body in (components.items() if isinstance(components, dict) else ()):
+        for old, new in RENAMED_PIN_FIELDS.items():
+            if isinstance(body, dict) and old in body and new not in body:
+                keypath = ("components", name, old)
+                print(f"warning: {doc.name}:{doc.line(keypath)}: {dotted(keypath)}: renamed to {new!r} "
+                      f"(the old name is read until the next release)", file=sys.stderr)
+                body[new] = body.pop(old)
+                for path in [p for p in doc.lines if p[:len(keypath)] == keypath]:
+                    doc.lines[("components", name, new) + path[len(keypath):]] = doc.lines[path]
 
 
 def _tiers(doc, raw) -> tuple:

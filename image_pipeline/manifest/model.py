@@ -353,7 +353,7 @@ class Image:
             "constraints": [comp.as_pin() for comp in self.constraints],
             "env": {**(self.base.get("env") or {}), **self.env},
             "patches": [p.as_dict() for p in self.patches],
-            "overrides": sorted({c.dist for c in [*self.components, *self.constraints] if c.get("overrides")}),
+            "wins_over": sorted({c.dist for c in [*self.components, *self.constraints] if c.get("wins_over")}),
             "without": sorted({canonicalize_name(d) for c in self.components for d in (c.get("without") or {})}
                               | {canonicalize_name(d) for d in self.omits}),
             "mounted_libraries": list(self.base.get("mounted_libraries") or ()),

@@ -1,6 +1,6 @@
 """The Docker references the pipeline makes from pins.yaml: one place that spells their shapes.
 
-build/ tags and publish/ pushes with these, and load.py checks every one of them against
+builder/ tags and publish/ pushes with these, and load.py checks every one of them against
 Docker's limits when pins.yaml is read, so a name, tag or repository that Docker would refuse
 fails there with a line number, not at the end of a build or a push.
 """
@@ -19,7 +19,7 @@ HASH_CHARS = 12
 
 @dataclass(frozen=True)
 class Tags:
-    """An image's tags on one platform (see build/pipeline.py for what each one means)."""
+    """An image's tags on one platform (see builder/pipeline.py for what each one means)."""
     repository: str
     name: str
     short_hash: str

@@ -17,8 +17,8 @@ import hashlib
 import json
 from dataclasses import dataclass
 
-from ..build import engine
-from ..build.pipeline import CONTENT_LABEL, PLATFORM_LABEL
+from ..builder import engine
+from ..builder.pipeline import CONTENT_LABEL, PLATFORM_LABEL
 from ..errors import UserError
 from ..manifest.model import arch_of
 from ..manifest.references import HASH_CHARS, Tags

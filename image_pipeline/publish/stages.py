@@ -19,7 +19,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from ..build import pipeline
+from ..builder import pipeline
 from ..errors import UserError
 from ..files import atomic_write
 from ..manifest.model import arch_of

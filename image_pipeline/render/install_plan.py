@@ -1,5 +1,5 @@
 """What each layer of an image installs on one platform, from its lock: one description that
-both the build context (build/context.py) and the bare-metal install script
+both the build context (builder/context.py) and the bare-metal install script
 (render/install_script.py) are made from, so a host install cannot differ from the image's.
 
 A part is one run of installer/install_tier.py, tiers/<n>-<tier>/{deps,pins}/:

@@ -150,8 +150,8 @@ def _deviations(manifest) -> str:
         against = _checked_against(users)
         for url, why in (comp.get("differs") or {}).items():
             rows.append([f"`{comp.name}` {comp.summary}", names, "differs from upstream", why, _file_link(url)])
-        for dist, why in (comp.get("overrides") or {}).items():
-            rows.append([f"`{comp.name}` {comp.summary}", names, f"overrides what `{dist}` requires", why, against])
+        for dist, why in (comp.get("wins_over") or {}).items():
+            rows.append([f"`{comp.name}` {comp.summary}", names, f"wins over what `{dist}` requires", why, against])
         for dist, why in (comp.get("without") or {}).items():
             rows.append([f"`{comp.name}` without `{dist}`", names, "left out of what it pulls in", why, against])
         if comp.get("deviates"):
@@ -257,7 +257,7 @@ def _smoke_checks(manifest, root: Path) -> str:
     rows = []
     for check in json.loads((root / CHECKS_FILE).read_text())["checks"]:
         images = [f"`{img.name}`" for img in manifest.images.values() if check_runs_in(check, img)]
-        needs = "the image's device" if check["device"] else "no device"
+        needs = "the image's device" if check["needs_device"] else "no device"
         if check.get("where") == ["image"]:
             needs += "; inside an image only"
         kind = "figure" if check.get("kind") == "measurement" else ("opt-in" if check.get("optional") else "check")
@@ -268,7 +268,7 @@ def _smoke_checks(manifest, root: Path) -> str:
 def check_runs_in(check: dict, image) -> bool:
     """The suite's own rule (smoke_tests.plan.Check.applies_to), read from checks.json on the host side."""
     roles = {role for role, comps in image.stack.items() if comps}
-    return image.device in check.get("devices", ("cpu", "npu")) and set(check.get("roles", ())) <= roles
+    return image.device in check.get("image_devices", ("cpu", "npu")) and set(check.get("roles", ())) <= roles
 
 
 def _training(root: Path) -> str:

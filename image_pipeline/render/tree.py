@@ -12,7 +12,7 @@ from pathlib import Path
 
 from .. import tables
 from ..files import atomic_write
-from ..lock import check as lock_check
+from ..lock import consistency
 from ..manifest.model import platform_slug
 from ..paths import DOCUMENTS
 from . import dockerfile, install_script, readme
@@ -20,7 +20,7 @@ from . import dockerfile, install_script, readme
 
 def render_all(manifest, root: Path, extra_blocks: dict) -> dict:
     """{path relative to root: text} for every generated file, the documents (README, docs/) included."""
-    lock_check.check_pins(manifest, root)
+    consistency.check_pins(manifest, root)
     env = dockerfile.environment(root / "templates")
     outputs = {}
     for image in manifest.images.values():
@@ -69,7 +69,7 @@ def _mode_ok(path: Path) -> bool:
 
 
 def stale_locks(manifest, root: Path, resolver_version: str) -> list:
-    return [f"--- {line}\n" for line in lock_check.stale(manifest, root, resolver_version)]
+    return [f"--- {line}\n" for line in consistency.stale(manifest, root, resolver_version)]
 
 
 def write(outputs: dict, manifest, root: Path) -> list:

@@ -1,7 +1,7 @@
 """Which images (and platforms) a change affects, against a git ref, and the CI job matrix.
 
 An image is affected on a platform when its build inputs differ between the base ref and this
-tree: the very list `build.py image` hashes into its content tag (build/inputs.py), computed
+tree: the very list `build.py image` hashes into its content tag (builder/inputs.py), computed
 for each side from that side's own pins.yaml, templates, lock, trees and assembly code, so an
 un-rendered pins change or a change to the code that assembles the context counts too.
 """
@@ -16,7 +16,7 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..build.inputs import build_inputs
+from ..builder.inputs import build_inputs
 from ..errors import UserError
 from ..lock import lockfile
 from ..manifest import load_manifest

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from ..errors import UserError
 from ..files import commit
-from ..lock import check as lock_check
+from ..lock import consistency
 from ..lock import lockfile
 from ..lock.request import build_request
 from ..lock.run import lock_all
@@ -125,7 +125,7 @@ def bump(root: Path, edits: list, *, reason: str, issue: str | None, profile, ca
         scratch = _stage(root, Path(tmp))
         _write_raw(scratch / "pins.yaml", new_text)
         manifest = build_manifest(document.parse(new_text, pins))  # schema and rules run here
-        lock_check.check_pins(manifest, scratch)
+        consistency.check_pins(manifest, scratch)
         refused = policy.problems(current, manifest)
         if refused:
             raise UserError(refused[0])

@@ -6,8 +6,8 @@ Run by `build.py lint-pins` (CI, against --base), `build.py bump` (against the p
 from __future__ import annotations
 
 # the words about a pin: changing only these changes nothing a build installs or resolves
-# (whose requirement `overrides` wins over is checked against the locks on every load)
-WORDS = ("reason", "issue", "overrides", "differs")
+# (whose requirement `wins_over` wins over is checked against the locks on every load)
+WORDS = ("reason", "issue", "wins_over", "differs")
 
 
 def changed_pins(base_manifest, manifest) -> list:

@@ -55,8 +55,8 @@ def _why(pins, manifest) -> str:
     for name, _, new in pins:
         issue = f" ([issue]({new.get('issue')}))" if new.get("issue") else ""
         lines.append(f"- **{name}**: {new.get('reason') or '_no reason given_'}{issue}")
-        for dist, why in (new.get("overrides") or {}).items():
-            lines.append(f"  - deliberate deviation (overrides what {dist} requires): {why}")
+        for dist, why in (new.get("wins_over") or {}).items():
+            lines.append(f"  - deliberate deviation (wins over what {dist} requires): {why}")
         for key, label in (("deviates", "cpu stand-in deviates"), ("external", "not resolved here")):
             if new.get(key):
                 lines.append(f"  - deliberate deviation ({label}): {new.get(key)}")

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 
-from ..build import engine
+from ..builder import engine
 from ..errors import UserError
 from ..manifest.model import arch_of
 from ..paths import REPO, SMOKE, VERL_TESTS_RECORD
@@ -286,7 +286,7 @@ def record_verl_tests(root: Path, image: str, platform: str, summary: Path) -> N
 
 
 def require_reference(api, reference: str) -> None:
-    from ..build.engine import image_id
+    from ..builder.engine import image_id
 
     if not image_id(api, reference):
         raise UserError(f"image {reference} does not exist: build it with `python build.py image`")

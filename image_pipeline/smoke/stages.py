@@ -1,6 +1,6 @@
 """The smoke suite split into the two CI stages of an image and platform.
 
-build:  the checks that need no device (`"device": false` in smoke_tests/checks.json), run on the
+build:  the checks that need no device (`"needs_device": false` in smoke_tests/checks.json), run on the
         hosted runner that built the candidate;
 device: the checks that need the image's device, run on the runner pins.yaml names for it.
 Both come from the suite's own table, read here as the suite reads it inside the image (a check
@@ -24,8 +24,8 @@ def checks_of(image, stage: str) -> list:
         raise UserError(f"unknown stage {stage!r} (stages: {', '.join(STAGES)})", key="--stage")
     roles = set(image.stack)
     return [check["name"] for check in json.loads(CHECKS_FILE.read_text())["checks"]
-            if image.device in check.get("devices", ("cpu", "npu")) and set(check.get("roles", ())) <= roles
-            and not check.get("optional") and check["device"] == (stage == "device")]
+            if image.device in check.get("image_devices", ("cpu", "npu")) and set(check.get("roles", ())) <= roles
+            and not check.get("optional") and check["needs_device"] == (stage == "device")]
 
 
 def only_for(image, stage: str) -> str:

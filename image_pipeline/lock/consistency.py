@@ -4,7 +4,7 @@
   pins    a pin that a locked package's own requirements reject, e.g. torch 2.13.0 while the
           locked vllm-ascend 0.23.0 requires torch==2.10.0: caught by `render` and `lock`
           before anything is written, with both requirements and the pins.yaml line; a pin's
-          `overrides` exempts only the requirers it names (each must require the pin in a lock)
+          `wins_over` exempts only the requirers it names (each must require the pin in a lock)
 """
 
 from __future__ import annotations
@@ -15,7 +15,6 @@ from dataclasses import dataclass
 from packaging.utils import canonicalize_name
 from packaging.version import InvalidVersion, Version
 
-from ..errors import UserError
 from . import lockfile
 from .request import build_request
 from .resolve import applies, parse_requirement, pin_line
@@ -43,8 +42,8 @@ def stale(manifest, root, resolver_version: str) -> list:
 def check_pins(manifest, root) -> None:
     """Raise the first pin that locked packages' declared requirements reject, naming the
     requirement of the highest-layer package (the framework, over a sibling of the pin). A pin's
-    `overrides` exempts only the requirers it names: every other requirer's specifier still binds."""
-    _check_overrides_name_requirers(manifest, root)
+    `wins_over` exempts only the requirers it names: every other requirer's specifier still binds."""
+    _check_wins_over_names_requirers(manifest, root)
     for image, platform in targets(manifest):
         lock = lockfile.read(lockfile.path_for(root, image.name, platform))
         if lock is None:
@@ -54,8 +53,8 @@ def check_pins(manifest, root) -> None:
             requirer, comp, version, line = found[0]
             same = [f"{r.name} {r.version}" for r, c, _, _ in found[1:] if c is comp]
             also = f"; also rejected by {', '.join(same)}" if same else ""
-            exempt = comp.get("overrides")
-            unnamed = f"; its overrides name {', '.join(exempt)}, not {requirer.name}" if exempt else ""
+            exempt = comp.get("wins_over")
+            unnamed = f"; its wins_over names {', '.join(exempt)}, not {requirer.name}" if exempt else ""
             raise manifest.error(comp.keypath + ("version",), (
                 f"{requirer.text(manifest)} requires {line.split(';')[0].strip()}; "
                 f"{pin_line(manifest, comp.name)} pins {comp.dist} {version} "
@@ -129,7 +128,7 @@ def _rejects(line, request, requirer, pinned):
     if target is None:
         return None
     comp, version = target
-    if requirer.name in (comp.get("overrides") or {}):
+    if requirer.name in (comp.get("wins_over") or {}):
         return None
     try:
         if requirement.specifier.contains(Version(version), prereleases=True):
@@ -139,11 +138,11 @@ def _rejects(line, request, requirer, pinned):
     return comp, version
 
 
-def _check_overrides_name_requirers(manifest, root) -> None:
-    """Each package an `overrides` names requires the pinned distribution in some lock of the pin's images
+def _check_wins_over_names_requirers(manifest, root) -> None:
+    """Each package a `wins_over` names requires the pinned distribution in some lock of the pin's images
     (the lock's `via`, or a requirement it records): a misspelt or stale name would exempt nobody."""
     for comp in manifest.components.values():
-        named = comp.get("overrides") or {}
+        named = comp.get("wins_over") or {}
         seen, locked = set(), []
         for image in (manifest.images[name] for name in manifest.users_of(comp.name)):
             for platform in image.platforms:
@@ -159,7 +158,7 @@ def _check_overrides_name_requirers(manifest, root) -> None:
         for dist in named:
             if locked and canonicalize_name(dist) not in seen:
                 close = difflib.get_close_matches(canonicalize_name(dist), sorted(seen), n=1)
-                raise manifest.error(comp.keypath + ("overrides", dist), (
+                raise manifest.error(comp.keypath + ("wins_over", dist), (
                     f"{dist} requires {comp.dist} in no lock of {', '.join(dict.fromkeys(locked))}"
                     + (f" (did you mean {close[0]!r}?)" if close else "")))
 

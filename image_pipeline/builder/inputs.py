@@ -19,8 +19,8 @@ from ..paths import INSTALLER, PAYLOAD, REPO, SMOKE
 
 TREES = (INSTALLER, PAYLOAD, SMOKE)
 # the code that turns a lock and the repository into a build context
-ASSEMBLY_CODE = ("image_pipeline/build/context.py", "image_pipeline/build/wheelhouse.py",
-                 "image_pipeline/build/inputs.py", "image_pipeline/lock/lockfile.py",
+ASSEMBLY_CODE = ("image_pipeline/builder/context.py", "image_pipeline/builder/wheelhouse.py",
+                 "image_pipeline/builder/inputs.py", "image_pipeline/lock/lockfile.py",
                  "image_pipeline/render/install_plan.py")
 IGNORED = ("__pycache__", ".pytest_cache", ".mypy_cache")
 

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from ..errors import UserError
-from ..lock import check as lock_check
+from ..lock import consistency
 from ..lock import lockfile
 from ..lock.request import build_request
 from ..lock.resolve import uv_version
@@ -103,7 +103,7 @@ def check_lock(manifest, image, platform: str, root: Path) -> None:
     if lock is None or lock.inputs != want:
         state = "missing" if lock is None else "stale against pins.yaml"
         raise UserError(f"the lock of {image.name} for {platform} is {state}: run `make lock` and commit it")
-    lock_check.check_pins(manifest, root)
+    consistency.check_pins(manifest, root)
 
 
 def prepare(api, manifest, image, platform: str, root: Path, profile, *, alternative=None, mirror=None,
