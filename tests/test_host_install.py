@@ -36,14 +36,14 @@ def house(tmp_path_factory) -> Path:
     return wheelhouse.export(M, IMAGE, PLATFORM, REPO, fetched, REPO / ".cache", network.from_host(), out)
 
 
-def _exec(container, command: str, detach=False, merge_stderr=True):
+def _exec(container, command: str, detach=False, merge_stderr=True, environment=None):
     """The command's exit code and output. The output goes through a file read back over the archive API:
-    an exec's attached stream can lose its tail when the process exits (seen here: 9 MB of JSON cut short)."""
+    an attached stream, an exec's or a container's log, can lose its tail (seen here: 9 MB of JSON cut short)."""
     if detach:
-        container.exec_run(["bash", "-c", command], detach=True)
+        container.exec_run(["bash", "-c", command], detach=True, environment=environment)
         return 0, ""
     errors = "2>&1" if merge_stderr else "2>/tmp/exec.err"
-    code, _ = container.exec_run(["bash", "-c", f"( {command} ) > /tmp/exec.out {errors}"])
+    code, _ = container.exec_run(["bash", "-c", f"( {command} ) > /tmp/exec.out {errors}"], environment=environment)
     return code, _read_file(container, "/tmp/exec.out")
 
 
@@ -81,12 +81,14 @@ def host(engine_client, cpu_image, house, tmp_path_factory):
 
 
 def _records(container_or_image, engine_client) -> dict:
-    command = f"python3 /tests/installed_records.py {SITE}"
     if isinstance(container_or_image, str):
-        out = engine_client.containers.run(container_or_image, ["bash", "-c", command], remove=True, network_mode="none",
-                                           volumes={str(REPO / "tests"): {"bind": "/tests", "mode": "ro"}})
-        return json.loads(out)
-    code, out = _exec(container_or_image, command.replace("/tests/", "/repo/tests/"), merge_stderr=False)
+        container = engine_client.containers.run(container_or_image, ["sleep", "infinity"], detach=True, network_mode="none",
+                                                 volumes={str(REPO / "tests"): {"bind": "/repo/tests", "mode": "ro"}})
+        try:
+            return _records(container, engine_client)
+        finally:
+            container.remove(force=True)
+    code, out = _exec(container_or_image, f"python3 /repo/tests/installed_records.py {SITE}", merge_stderr=False)
     assert code == 0, out
     return json.loads(out)
 
