@@ -106,8 +106,10 @@ def test_a_signal_to_the_python_process_alone_stops_the_docker_build_child(tmp_p
     fake, pidfile, driver = tmp_path / "docker.py", tmp_path / "docker.pid", tmp_path / "driver.py"
     fake.write_text(FAKE_DOCKER)
     driver.write_text(DRIVER.format(repo=str(REPO), fake=str(fake), pidfile=str(pidfile), context=str(tmp_path)))
+    # started as a foreground build.py is: a suite run as a background job inherits SIGINT ignored (POSIX),
+    # and Python then installs no Ctrl-C handler at all
     process = subprocess.Popen([sys.executable, str(driver)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                               text=True)
+                               text=True, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     deadline = time.monotonic() + 60
     while not (pidfile.exists() and pidfile.read_text()) and time.monotonic() < deadline:
         time.sleep(0.05)
