@@ -4,6 +4,7 @@ bootstrapped Debian base (not from the image), this checkout mounted read-only, 
 file, run the smoke suite the same way, and survive an interruption, a second run and a damaged wheelhouse.
 """
 
+import contextlib
 import io
 import json
 import tarfile
@@ -80,15 +81,19 @@ def host(engine_client, cpu_image, house, tmp_path_factory):
         container.remove(force=True)
 
 
-def _records(container_or_image, engine_client) -> dict:
-    if isinstance(container_or_image, str):
-        container = engine_client.containers.run(container_or_image, ["sleep", "infinity"], detach=True, network_mode="none",
-                                                 volumes={str(REPO / "tests"): {"bind": "/repo/tests", "mode": "ro"}})
-        try:
-            return _records(container, engine_client)
-        finally:
-            container.remove(force=True)
-    code, out = _exec(container_or_image, f"python3 /repo/tests/installed_records.py {SITE}", merge_stderr=False)
+@contextlib.contextmanager
+def _running(engine_client, image: str):
+    """A container of the image to _exec in: a short-lived container's log can come back empty or cut short."""
+    container = engine_client.containers.run(image, ["sleep", "infinity"], detach=True, network_mode="none",
+                                             volumes={str(REPO / "tests"): {"bind": "/repo/tests", "mode": "ro"}})
+    try:
+        yield container
+    finally:
+        container.remove(force=True)
+
+
+def _records(container) -> dict:
+    code, out = _exec(container, f"python3 /repo/tests/installed_records.py {SITE}", merge_stderr=False)
     assert code == 0, out
     return json.loads(out)
 
@@ -105,7 +110,9 @@ def test_a_resumed_install_holds_the_images_distributions_file_for_file(engine_c
     container, resumed = host[:2]
     assert "parts were installed already, from this same plan: skipped" in resumed
     assert "installing 1-tools" not in resumed and "installing 2-torch" not in resumed
-    image, here = _records(cpu_image.tags.final, engine_client), _records(container, engine_client)
+    with _running(engine_client, cpu_image.tags.final) as in_image:
+        image = _records(in_image)
+    here = _records(container)
     assert sorted(here) == sorted(image) and len(image) > 100
     for dist in image:
         assert _without_origin(here[dist]) == _without_origin(image[dist]), dist
@@ -119,7 +126,8 @@ def test_a_resumed_install_holds_the_images_distributions_file_for_file(engine_c
 def test_the_only_file_that_differs_names_where_pip_installed_from(engine_client, cpu_image, host):
     container = host[0]
     command = f"cat {SITE}/*.dist-info/direct_url.json"
-    image = engine_client.containers.run(cpu_image.tags.final, ["bash", "-c", command], remove=True).decode()
+    with _running(engine_client, cpu_image.tags.final) as in_image:
+        image = _exec(in_image, command)[1]
     here = _exec(container, command)[1]
     (a,), (b,) = [json.loads(line) for line in image.splitlines()], [json.loads(line) for line in here.splitlines()]
     assert a["url"].rsplit("/", 1)[1] == b["url"].rsplit("/", 1)[1] and a["archive_info"] == b["archive_info"]
