@@ -4,6 +4,7 @@ Mooncake engine leaves a stale completion slot, is caught there too."""
 
 import json
 import os
+import subprocess
 import time
 
 import pytest
@@ -36,10 +37,19 @@ def sync_between_containers(image: str, reports, project: str) -> dict:
     try:
         # Debian's docker-compose 1.29: no compose plugin for this engine
         with get_docker_services("docker-compose", str(COMPOSE), project, ["up -d"], ["down -v"]):
-            return {name: _wait_for(reports / name) for name in REPORTS}
+            try:
+                return {name: _wait_for(reports / name) for name in REPORTS}
+            except AssertionError as missing:
+                raise AssertionError(f"{missing}; the containers' last lines:\n{_logs(project)}") from None
     finally:
         for key, value in saved.items():
             os.environ.pop(key) if value is None else os.environ.__setitem__(key, value)
+
+
+def _logs(project: str) -> str:
+    result = subprocess.run(["docker-compose", "-f", str(COMPOSE), "-p", project, "logs", "--no-color", "--tail", "30"],
+                            capture_output=True, text=True)
+    return (result.stdout + result.stderr)[-6000:]
 
 
 @pytest.fixture(scope="module")
