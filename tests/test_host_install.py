@@ -94,7 +94,7 @@ def _running(engine_client, image: str):
 
 def _records(container) -> dict:
     code, out = _exec(container, f"python3 /repo/tests/installed_records.py {SITE}", merge_stderr=False)
-    assert code == 0, out
+    assert code == 0, _read_file(container, "/tmp/exec.err")
     return json.loads(out)
 
 

@@ -12,6 +12,7 @@ import json
 import pytest
 
 from image_pipeline.errors import UserError
+from image_pipeline.manifest import document
 from image_pipeline.publish import stages
 from image_pipeline.render import install_script
 from image_pipeline.smoke import stages as smoke_stages
@@ -178,30 +179,17 @@ SIM_REPOSITORY = "verl-ascend-stages"  # tags no other build moves, so "no promo
 WAIVER = "no amd64 device runner in this simulation"
 
 
-def _roles_named_for(platform):
-    """(per-platform block, that platform's component) for each cpu role that names one component per
-    platform: a single-platform image names one component per role."""
+def _collapse_to(doc, platform) -> None:
+    """The cpu image built for `platform` alone: each role it names per platform names that platform's
+    component, and the components only the other platforms used (by any image) are gone."""
+    stack = doc.tree[CPU.keypath[0]][CPU.keypath[1]]["stack"]
     for role, components in CPU.stack.items():
-        if len(components) < 2 or not all(c.name in CPU.only for c in components):
-            continue
-        per_platform = "".join(f"        {p}: {next(c.name for c in components if CPU.only[c.name] == p)}\n"
-                               for p in CPU.platforms)
-        chosen = next(c.name for c in components if CPU.only[c.name] == platform)
-        yield f"      {role}:\n{per_platform}", f"      {role}: {chosen}\n"
-
-
-def _components_only_on_other_platforms(platform):
-    """The cpu image's per-platform components no image uses once it is built for `platform` alone."""
+        if all(c.name in CPU.only for c in components) and len(components) > 1:
+            stack[role] = next(c.name for c in components if CPU.only[c.name] == platform)
     used = {c.name for image in M.images.values() if image.name != CPU.name for c in image.components}
-    return [name for name, only in CPU.only.items() if only != platform and name not in used]
-
-
-def _without_component(text: str, name: str) -> str:
-    start = text.index(f"\n  {name}:\n") + 1
-    end = start + len(f"  {name}:\n")
-    while text[end:].startswith(("    ", "\n")) and not text[end:].startswith("\n  "):
-        end = text.index("\n", end) + 1
-    return text[:start] + text[end:]
+    for name, only in CPU.only.items():
+        if only != platform and name not in used:
+            del doc.tree["components"][name]
 
 
 def _single_platform_copy(target, platform, waived: bool):
@@ -213,21 +201,19 @@ def _single_platform_copy(target, platform, waived: bool):
     root = copy_repo(target)
     text = (root / "pins.yaml").read_text()
     text = text.replace(f"repository: {M.repository}\n", f"repository: {SIM_REPOSITORY}\n", 1)
-    for old, new in (*_roles_named_for(platform),
-                     (f"    platforms: [{', '.join(CPU.platforms)}]\n    runner: {CPU.runner.name}\n",
-                      f"    platforms: [{platform}]\n    runner: {CPU.runner.name}\n"
-                      + (f"    device_checks_waived:\n      {platform}: {WAIVER}\n" if waived else ""))):
-        assert old in text, old
-        text = text.replace(old, new, 1)
+    old = f"    platforms: [{', '.join(CPU.platforms)}]\n    runner: {CPU.runner.name}\n"
+    assert old in text, old
+    text = text.replace(old, f"    platforms: [{platform}]\n    runner: {CPU.runner.name}\n"
+                        + (f"    device_checks_waived:\n      {platform}: {WAIVER}\n" if waived else ""), 1)
     if waived:
         runs_on = CPU.runner.runs_on[platform]
         line = f"        {platform}: [{', '.join(runs_on)}]\n"
         block = text[text.index(f"    {CPU.runner.name}:\n"):]
         assert line in block
         text = text.replace(block, block.replace(line, "", 1), 1)
-    for unused in _components_only_on_other_platforms(platform):
-        text = _without_component(text, unused)
-    (root / "pins.yaml").write_text(text)
+    doc = document.parse(text, root / "pins.yaml")
+    _collapse_to(doc, platform)
+    (root / "pins.yaml").write_text(doc.dumps())
     for other in CPU.platforms:
         if other != platform:
             (root / f"images/cpu/pylock.{other.replace('/', '-')}.toml").unlink()
