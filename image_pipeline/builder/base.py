@@ -127,6 +127,11 @@ def _slim(rootfs: Path) -> None:
                 path.unlink()
     (rootfs / "etc/apt/apt.conf.d/docker-clean").write_text(
         'DPkg::Post-Invoke { "rm -f /var/cache/apt/archives/*.deb || true"; };\n')
+    # Every build step bind-mounts /etc/hosts; where the file is missing the engine creates one for the
+    # step and removes it after, which stamps /etc with the wall clock in every layer.
+    hosts = rootfs / "etc/hosts"
+    if not hosts.exists():
+        hosts.write_text("127.0.0.1\tlocalhost\n::1\tlocalhost ip6-localhost ip6-loopback\n")
 
 
 def _load(api, comp, platform, tarball: Path, log) -> str:

@@ -8,15 +8,21 @@ exists, else a client whose classic `docker build` speaks BuildKit itself (Debia
 
 from __future__ import annotations
 
+import base64
 import contextlib
 import functools
+import hashlib
+import io
+import json
 import os
 import re
 import shutil
 import subprocess
 import sys
+import tarfile
 import tempfile
 import time
+from datetime import datetime, timezone
 from pathlib import Path
 
 from ..errors import UserError
@@ -277,3 +283,54 @@ def build(context_dir: Path, tag: str, *, platform: str, buildargs: dict, labels
         raise BuildFailed(status.removeprefix("ERROR: ").strip() or f"exit code {process.returncode}", step, tail)
     progress.finish()
     return iidfile.read_text().strip()
+
+
+BUILDKIT_CACHE_KEY = "moby.buildkit.cache.v0"  # the inline cache --cache-from reads; its records carry times
+
+
+def timestamp(epoch: int) -> str:
+    return datetime.fromtimestamp(epoch, timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def stamp(api, image_id: str, reference: str, epoch: int) -> str:
+    """The image with every time in its config (created, each history entry, the inline cache's
+    records) set to epoch, tagged reference; returns its id. The engine's BuildKit (0.8, in docker.io
+    20.10) stamps the wall clock there and has no SOURCE_DATE_EPOCH, so two builds of the same layers
+    got two ids. The config alone is loaded: the engine keeps the layers it has."""
+    config = json.loads(raw_config(api, image_id))
+    when = timestamp(epoch)
+    config["created"] = when
+    for entry in config.get("history", []):
+        entry["created"] = when
+    if BUILDKIT_CACHE_KEY in config:
+        cache = json.loads(base64.b64decode(config[BUILDKIT_CACHE_KEY]))
+        for record in cache if isinstance(cache, list) else cache.get("records", []):  # 0.8 writes a bare list
+            for layer in record.get("layers", []):
+                layer["createdAt"] = when
+        config[BUILDKIT_CACHE_KEY] = base64.b64encode(json.dumps(cache, sort_keys=True).encode()).decode()
+    raw = json.dumps(config, sort_keys=True, separators=(",", ":")).encode()
+    digest = hashlib.sha256(raw).hexdigest()
+    layers = [f"{i}/layer.tar" for i in range(len(config["rootfs"]["diff_ids"]))]  # present in the engine
+    manifest = json.dumps([{"Config": f"{digest}.json", "RepoTags": [reference], "Layers": layers}]).encode()
+    archive = io.BytesIO()
+    with tarfile.open(fileobj=archive, mode="w", format=tarfile.USTAR_FORMAT) as tar:
+        for name, data in ((f"{digest}.json", raw), ("manifest.json", manifest)):
+            member = tarfile.TarInfo(name)
+            member.size = len(data)
+            tar.addfile(member, io.BytesIO(data))
+    api.images.load(archive.getvalue())
+    return f"sha256:{digest}"
+
+
+def raw_config(api, image_id: str) -> bytes:
+    """The image's config as the engine stored it (its id is the sha256 of these bytes). The API has no
+    call for it short of `docker save` of every layer, so it is read from the engine's image store, which
+    is on this host for every engine build.py starts."""
+    info = api.info()
+    path = (Path(info["DockerRootDir"]) / "image" / info["Driver"] / "imagedb" / "content" / "sha256"
+            / image_id.removeprefix("sha256:"))
+    try:
+        return path.read_bytes()
+    except OSError as exc:
+        raise UserError(f"cannot read the config of {image_id} from the engine's image store ({exc.strerror}: "
+                        f"{path}): reproducible image ids need the engine on this host, and root") from None

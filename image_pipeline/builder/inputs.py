@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import hashlib
 import json
+import subprocess
 from pathlib import Path
+from typing import NamedTuple
 
 from ..lock import lockfile
 from ..paths import INSTALLER, PAYLOAD, REPO, SMOKE
@@ -62,3 +64,21 @@ def build_inputs(root: Path, image, platform: str, rendered: dict) -> dict:
 def content_hash(inputs: dict, base_id: str, buildargs: dict) -> str:
     payload = json.dumps({"inputs": inputs, "base": base_id, "buildargs": buildargs}, sort_keys=True)
     return sha256_bytes(payload.encode())
+
+
+class SourceDate(NamedTuple):
+    commit: str  # "" outside a git checkout
+    epoch: int
+
+
+def source_date(root: Path, image) -> SourceDate:
+    """The last commit that changed any of the image's inputs, and its time: the SOURCE_DATE_EPOCH every
+    time in the image is set to. Two clones of one commit agree on it, and so do two commits whose
+    inputs are the same; a tree outside git (a scratch copy) gets 0, the time Nix and ko stamp."""
+    paths = ["pins.yaml", "templates", f"images/{image.name}", *TREES, "patches", *ASSEMBLY_CODE]
+    result = subprocess.run(["git", "-C", str(root), "log", "-1", "--format=%H %ct", "--", *paths],
+                            capture_output=True, text=True)
+    commit, _, epoch = result.stdout.strip().partition(" ")
+    if result.returncode or not epoch:
+        return SourceDate("", 0)
+    return SourceDate(commit, int(epoch))

@@ -18,7 +18,6 @@ import json
 import os
 import subprocess
 from dataclasses import dataclass
-from datetime import datetime, timezone
 from pathlib import Path
 from typing import NamedTuple
 
@@ -119,14 +118,15 @@ def prepare(api, manifest, image, platform: str, root: Path, profile, *, alterna
     unverified = wheelhouse.fetch_unverified(manifest, image, platform, root, profile, cache, allow_unverified, log)
     found = {**inputs.build_inputs(root, image, platform, rendered),
              **{f"unverified:{u.component}": u.sha256 for u in unverified}}
-    digest = inputs.content_hash(found, base_id, buildargs(image, platform, profile))
+    digest = inputs.content_hash(found, base_id, buildargs(image, platform, profile, root))
     tags = tags_of(manifest.repository, image, arch_of(platform), digest, host=platform == engine.host_platform(),
                    alternative=alternative)
     return Prepared(rendered, digest, base_id, tags, tuple(unverified))
 
 
-def buildargs(image, platform, profile) -> dict:
-    return {"BASE_IMAGE": base.local_reference(image.base, platform), **profile.buildargs()}
+def buildargs(image, platform, profile, root: Path) -> dict:
+    return {"BASE_IMAGE": base.local_reference(image.base, platform),
+            "SOURCE_DATE_EPOCH": str(inputs.source_date(root, image).epoch), **profile.buildargs()}
 
 
 def run(api, manifest, image, platform: str, root: Path, profile, *, smoke_runner, plain=False, force=False,
@@ -167,8 +167,10 @@ def build_candidate(api, manifest, image, platform: str, root: Path, profile, pr
     labels = oci_labels(manifest, image, platform, root, digest, base_id, rendered["pins.json"])
     labels[UNVERIFIED_LABEL] = json.dumps(listed, sort_keys=True, separators=(",", ":"))
     log(f"image {tags.candidate}: building from {target}")
-    return engine.build(target, tags.candidate, platform=platform, buildargs=buildargs(image, platform, profile),
-                        labels=labels, plain=plain, cache_from=cache_from, no_cache=no_cache)
+    args = buildargs(image, platform, profile, root)
+    built = engine.build(target, tags.candidate, platform=platform, buildargs=args, labels=labels, plain=plain,
+                         cache_from=cache_from, no_cache=no_cache)
+    return engine.stamp(api, built, tags.candidate, int(args["SOURCE_DATE_EPOCH"]))
 
 
 def with_unverified(rendered: dict, unverified: list) -> dict:
@@ -188,9 +190,12 @@ def promote(api, image_id: str, tags: Tags, log) -> None:
 
 
 def oci_labels(manifest, image, platform, root: Path, digest: str, base_id: str, pins_json: str) -> dict:
+    """Nothing here depends on when or from which clone the image is built: created is the inputs'
+    SOURCE_DATE_EPOCH and revision the commit that last changed them."""
+    commit, epoch = inputs.source_date(root, image)
     return {
-        "org.opencontainers.image.created": datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
-        "org.opencontainers.image.revision": git_revision(root),
+        "org.opencontainers.image.created": engine.timestamp(epoch),
+        "org.opencontainers.image.revision": commit or "unknown",
         "org.opencontainers.image.source": git_source(root),
         "org.opencontainers.image.version": image.human_tag,
         "org.opencontainers.image.title": f"{manifest.repository} {image.name}",
@@ -210,12 +215,6 @@ def device_checks_label(image, platform: str) -> str:
     if platform in image.waivers:
         return f"not run on {platform}: {image.waivers[platform]}"
     return f"required on {platform} (device runner {image.runner.name}) before promotion"
-
-
-def git_revision(root: Path) -> str:
-    head = _git(root, "rev-parse", "HEAD") or "unknown"
-    dirty = _git(root, "status", "--porcelain", "--untracked-files=no")
-    return head + ("-dirty" if dirty else "")
 
 
 def git_source(root: Path) -> str:

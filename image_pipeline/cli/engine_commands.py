@@ -150,6 +150,18 @@ def _image(inv, args):
     return 0
 
 
+@command("reproduce", "rebuild an image with no cache and compare it with the promoted one, layer by layer: exit 1 "
+                      "naming the files that differ",
+         lambda p: (image_arg(p, optional=True), platform_arg(p), _allow_unverified_arg(p), network_args(p)))
+def _reproduce(inv, args):
+    from ..builder import engine, reproduce
+
+    api = engine.client()
+    same = reproduce.reproduce(api, inv.manifest, inv.image(args.image), _platform(args), inv.root, profile_of(args),
+                               cache=inv.cache, allow_unverified=args.allow_unverified)
+    return 0 if same else 1
+
+
 def _build_stage(inv, args, image, platform, plain) -> int:
     from ..builder import engine
     from ..publish import stages

@@ -1,0 +1,119 @@
+"""`build.py reproduce`: rebuild an image with no cache next to the promoted one and compare them.
+
+The same inputs must give the same bytes: the same layers (by diff id) and the same config (so the
+same image id). Where a layer differs, the files that differ in it are named: diffoscope's report
+where Debian's diffoscope is installed, else a listing of each file's type, mode, owner, time, size
+and sha256 that differs.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import shutil
+import subprocess
+import tarfile
+import tempfile
+from pathlib import Path
+
+from ..errors import UserError
+from . import engine, pipeline
+
+DIFFOSCOPE_LINES = 200
+
+
+def reproduce(api, manifest, image, platform: str, root: Path, profile, *, cache: Path, log=print,
+              allow_unverified=()) -> bool:
+    with pipeline.image_lock(image.name, platform, cache):
+        prepared = pipeline.prepare(api, manifest, image, platform, root, profile, cache=cache, log=log,
+                                    allow_unverified=allow_unverified)
+        promoted = engine.image_id(api, prepared.tags.final)
+        if not promoted:
+            raise UserError(f"{prepared.tags.final} does not exist: build it first (`build.py image {image.name} "
+                            f"--platform {platform}`)")
+        rebuilt = pipeline.build_candidate(api, manifest, image, platform, root, profile, prepared, plain=True,
+                                           cache=cache, log=log, no_cache=True)
+        same = compare(api, promoted, rebuilt, cache, log)
+        if same:
+            api.images.remove(prepared.tags.candidate, noprune=True)
+        return same
+
+
+def compare(api, first: str, second: str, scratch: Path, log=print) -> bool:
+    """True when both ids are equal; else log each layer that differs, the files in it that differ, and
+    whether the configs differ beyond their layers."""
+    if first == second:
+        layers = api.images.get(first).attrs["RootFS"]["Layers"]
+        log(f"reproduce: {first}: the rebuild is the same image ({len(layers)} layers)")
+        return True
+    a, b = (api.images.get(ref).attrs["RootFS"]["Layers"] for ref in (first, second))
+    steps = [h["CreatedBy"] for h in reversed(api.api.history(first)) if _makes_layer(h["CreatedBy"])]
+    differing = [i for i in range(max(len(a), len(b))) if i >= min(len(a), len(b)) or a[i] != b[i]]
+    log(f"reproduce: {first} and its rebuild {second} differ: {len(differing)} of {len(a)} layers")
+    if not differing:
+        log("reproduce: every layer is the same; the configs differ: "
+            + ", ".join(_config_differences(api, first, second)))
+    with tempfile.TemporaryDirectory(dir=scratch, prefix="reproduce-") as tmp:
+        pairs = zip(*(_layer_tars(api, ref, differing, Path(tmp) / name) for name, ref in (("a", first), ("b", second))))
+        for index, (a_tar, b_tar) in zip(differing, pairs):
+            step = steps[index] if index < len(steps) else "?"
+            log(f"reproduce: layer {index} ({step[:120]}):")
+            for line in layer_differences(a_tar, b_tar):
+                log(f"  {line}")
+    return False
+
+
+def _makes_layer(created_by: str) -> bool:
+    return created_by.startswith(("RUN ", "COPY ", "ADD ", "WORKDIR "))
+
+
+def _config_differences(api, first, second) -> list:
+    configs = [json.loads(engine.raw_config(api, ref)) for ref in (first, second)]
+    return sorted(k for k in set(configs[0]) | set(configs[1]) if configs[0].get(k) != configs[1].get(k))
+
+
+def layer_differences(*paths: Path) -> list:
+    """What differs between two layer tars, a line per file."""
+    if shutil.which("diffoscope") and all(paths):
+        result = subprocess.run(["diffoscope", "--text", "-", "--exclude-directory-metadata", "no", *map(str, paths)],
+                                capture_output=True, text=True)
+        return result.stdout.splitlines()[:DIFFOSCOPE_LINES]
+    listings = [_listing(path) for path in paths]
+    names = sorted(set(listings[0]) | set(listings[1]))
+    return [f"{name}: {_what_differs(listings[0].get(name), listings[1].get(name))}" for name in names
+            if listings[0].get(name) != listings[1].get(name)]
+
+
+def _layer_tars(api, reference: str, indexes: list, directory: Path) -> list:
+    """Those layers of the image, as the uncompressed tars `docker save` holds (None past its last)."""
+    directory.mkdir(parents=True)
+    saved = directory / "image.tar"
+    with open(saved, "wb") as handle:
+        for chunk in api.images.get(reference).save(named=False):
+            handle.write(chunk)
+    with tarfile.open(saved) as tar:
+        layers = json.load(tar.extractfile("manifest.json"))[0]["Layers"]
+        wanted = [layers[i] if i < len(layers) else None for i in indexes]
+        for member in filter(None, wanted):
+            tar.extract(member, directory)
+    saved.unlink()
+    return [directory / member if member else None for member in wanted]
+
+
+def _listing(layer: Path | None) -> dict:
+    entries = {}
+    if layer is None:
+        return entries
+    with tarfile.open(layer) as tar:
+        for member in tar:
+            content = hashlib.sha256(tar.extractfile(member).read()).hexdigest()[:16] if member.isfile() else ""
+            entries["/" + member.name] = {"type": member.type.decode(), "mode": oct(member.mode),
+                                          "owner": f"{member.uid}:{member.gid}", "time": member.mtime,
+                                          "size": member.size, "sha256": content, "link": member.linkname}
+    return entries
+
+
+def _what_differs(first, second) -> str:
+    if first is None or second is None:
+        return "only in the " + ("rebuild" if first is None else "promoted image")
+    return ", ".join(f"{key} {first[key]} -> {second[key]}" for key in first if first[key] != second[key])

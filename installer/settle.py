@@ -1,0 +1,85 @@
+#!/usr/bin/env python3
+"""End every image RUN step with the same bytes on every build; never shipped.
+
+    python3 settle.py BEFORE
+
+BEFORE: a file the step wrote first (on the step's tmpfs /tmp), listing every path of the root file
+system then (`find / -xdev`). Everything the step wrote is newer than BEFORE. settle:
+  1. removes run-time residue package managers leave (logs, caches, backup copies of their state)
+     that the step created, and empties the residue files that were there before it (deleting those
+     would leave a whiteout in the layer, and the engine stamps whiteouts with the wall clock);
+  2. compiles every new .py file to a hash-checked .pyc (a timestamp .pyc records the time pip wrote
+     its source; a hash-checked one records the source's hash, and Python still checks it at import);
+  3. sets the time of every file, directory and link the step wrote to SOURCE_DATE_EPOCH.
+Files a package brings with a time of its own (dpkg keeps the .deb's) are left as they came.
+Mount points (/proc, /sys, /dev, the step's tmpfs and bind mounts) are not walked.
+"""
+
+import glob
+import os
+import py_compile
+import shutil
+import sys
+from concurrent.futures import ProcessPoolExecutor
+
+RESIDUE = ("/var/log/dpkg.log", "/var/log/alternatives.log", "/var/log/apt/*", "/var/log/bootstrap.log",
+           "/var/cache/ldconfig/aux-cache", "/var/cache/apt/*.bin", "/var/cache/apt/archives/*.deb",
+           "/var/lib/apt/lists/*", "/var/lib/dpkg/*-old", "/var/cache/debconf/*-old", "/root/.cache",
+           "/root/.wget-hsts")
+
+
+def written_since(start: float):
+    """Every path the step wrote (mtime at or after start), the root file system only."""
+    if os.lstat("/").st_mtime >= start:
+        yield "/"
+    for directory, dirs, files in os.walk("/"):
+        dirs[:] = [d for d in dirs if not os.path.ismount(os.path.join(directory, d))]
+        for name in dirs + files:
+            path = os.path.join(directory, name)
+            if os.path.ismount(path):
+                continue
+            try:
+                if os.lstat(path).st_mtime >= start:
+                    yield path
+            except FileNotFoundError:
+                continue
+
+
+def remove_residue(before: set) -> None:
+    for pattern in RESIDUE:
+        for path in glob.glob(pattern):
+            is_dir = os.path.isdir(path) and not os.path.islink(path)
+            if path in before:
+                if not is_dir and os.path.isfile(path) and os.path.getsize(path):
+                    os.truncate(path, 0)
+            elif is_dir:
+                shutil.rmtree(path)
+            else:
+                os.remove(path)
+
+
+def compile_hash_checked(path: str) -> None:
+    try:
+        py_compile.compile(path, doraise=True, invalidation_mode=py_compile.PycInvalidationMode.CHECKED_HASH)
+    except (py_compile.PyCompileError, SyntaxError, ValueError):
+        pass  # not Python this interpreter reads (a template, another version's code): pip skips it too
+
+
+def main() -> None:
+    start = os.lstat(sys.argv[1]).st_mtime
+    with open(sys.argv[1]) as listing:
+        before = set(listing.read().splitlines())
+    epoch = int(os.environ["SOURCE_DATE_EPOCH"])
+    remove_residue(before)
+    sources = sorted(p for p in written_since(start) if p.endswith(".py") and os.path.isfile(p)
+                     and not os.path.islink(p))
+    with ProcessPoolExecutor() as pool:
+        list(pool.map(compile_hash_checked, sources, chunksize=64))
+    written = sorted(written_since(start), reverse=True)  # children before their directories
+    for path in written:
+        os.utime(path, (epoch, epoch), follow_symlinks=False)
+    print(f"settle: {len(sources)} sources compiled, {len(written)} paths set to {epoch}", flush=True)
+
+
+if __name__ == "__main__":
+    main()
