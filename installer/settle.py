@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """End every image RUN step with the same bytes on every build; never shipped.
 
-    python3 settle.py BEFORE
+    python3 settle.py BEFORE [ROOT]
 
 BEFORE: a file the step wrote first (on the step's tmpfs /tmp), listing every path of the root file
 system then (`find / -xdev`). Everything the step wrote is newer than BEFORE. settle:
@@ -12,7 +12,8 @@ system then (`find / -xdev`). Everything the step wrote is newer than BEFORE. se
      its source; a hash-checked one records the source's hash, and Python still checks it at import);
   3. sets the time of every file, directory and link the step wrote to SOURCE_DATE_EPOCH.
 Files a package brings with a time of its own (dpkg keeps the .deb's) are left as they came.
-Mount points (/proc, /sys, /dev, the step's tmpfs and bind mounts) are not walked.
+Mount points (/proc, /sys, /dev, the step's tmpfs and bind mounts) are not walked. ROOT (default /)
+is the tree to settle: the tests settle a scratch tree.
 """
 
 import glob
@@ -28,11 +29,11 @@ RESIDUE = ("/var/log/dpkg.log", "/var/log/alternatives.log", "/var/log/apt/*", "
            "/root/.wget-hsts")
 
 
-def written_since(start: float):
+def written_since(root: str, start: float):
     """Every path the step wrote (mtime at or after start), the root file system only."""
-    if os.lstat("/").st_mtime >= start:
-        yield "/"
-    for directory, dirs, files in os.walk("/"):
+    if os.lstat(root).st_mtime >= start:
+        yield root
+    for directory, dirs, files in os.walk(root):
         dirs[:] = [d for d in dirs if not os.path.ismount(os.path.join(directory, d))]
         for name in dirs + files:
             path = os.path.join(directory, name)
@@ -45,9 +46,9 @@ def written_since(start: float):
                 continue
 
 
-def remove_residue(before: set) -> None:
+def remove_residue(root: str, before: set) -> None:
     for pattern in RESIDUE:
-        for path in glob.glob(pattern):
+        for path in glob.glob(os.path.join(root, pattern.lstrip("/"))):
             is_dir = os.path.isdir(path) and not os.path.islink(path)
             if path in before:
                 if not is_dir and os.path.isfile(path) and os.path.getsize(path):
@@ -67,15 +68,16 @@ def compile_hash_checked(path: str) -> None:
 
 def main() -> None:
     start = os.lstat(sys.argv[1]).st_mtime
+    root = sys.argv[2] if len(sys.argv) > 2 else "/"
     with open(sys.argv[1]) as listing:
         before = set(listing.read().splitlines())
     epoch = int(os.environ["SOURCE_DATE_EPOCH"])
-    remove_residue(before)
-    sources = sorted(p for p in written_since(start) if p.endswith(".py") and os.path.isfile(p)
+    remove_residue(root, before)
+    sources = sorted(p for p in written_since(root, start) if p.endswith(".py") and os.path.isfile(p)
                      and not os.path.islink(p))
     with ProcessPoolExecutor() as pool:
         list(pool.map(compile_hash_checked, sources, chunksize=64))
-    written = sorted(written_since(start), reverse=True)  # children before their directories
+    written = sorted(written_since(root, start), reverse=True)  # children before their directories
     for path in written:
         os.utime(path, (epoch, epoch), follow_symlinks=False)
     print(f"settle: {len(sources)} sources compiled, {len(written)} paths set to {epoch}", flush=True)

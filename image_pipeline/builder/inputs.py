@@ -72,9 +72,10 @@ class SourceDate(NamedTuple):
 
 
 def source_date(root: Path, image) -> SourceDate:
-    """The last commit that changed any of the image's inputs, and its time: the SOURCE_DATE_EPOCH every
-    time in the image is set to. Two clones of one commit agree on it, and so do two commits whose
-    inputs are the same; a tree outside git (a scratch copy) gets 0, the time Nix and ko stamp."""
+    """The last commit that changed any of the image's inputs, and its time: the time the image's config,
+    labels and SBOM carry (its files carry one constant: templates/Dockerfile.j2 says why). Two clones of
+    one commit agree on it, and so do two commits whose inputs are the same; a tree outside git (a
+    scratch copy) gets 0, the time Nix and ko stamp."""
     paths = ["pins.yaml", "templates", f"images/{image.name}", *TREES, "patches", *ASSEMBLY_CODE]
     result = subprocess.run(["git", "-C", str(root), "log", "-1", "--format=%H %ct", "--", *paths],
                             capture_output=True, text=True)

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
+import hashlib
 import json
 import os
 import subprocess
@@ -29,7 +30,7 @@ from ..lock.resolve import uv_version
 from ..manifest.model import arch_of, platform_slug
 from ..manifest.references import Tags, tags_of
 from ..render import dockerfile
-from . import base, context, engine, inputs, wheelhouse
+from . import base, context, engine, inputs, sbom, wheelhouse
 
 CONTENT_LABEL = "org.verl.image.content-hash"
 PLATFORM_LABEL = "org.verl.image.platform"
@@ -37,6 +38,10 @@ DEVICE_CHECKS_LABEL = "org.verl.image.device-checks"
 # JSON list of {component, file, sha256}: files installed as served (--allow-unverified), [] when none;
 # pins.json (the label org.verl.image.pins and /etc/verl-image/pins.json) lists them under "unverified"
 UNVERIFIED_LABEL = "org.verl.image.unverified"
+# the CycloneDX SBOM (builder/sbom.py), the image's last layer; the label holds its sha256
+SBOM_PATH = "/etc/verl-image/sbom.cdx.json"
+SBOM_LABEL = "org.verl.image.sbom.sha256"
+DPKG_STATUS = "/var/lib/dpkg/status"
 
 
 class Prepared(NamedTuple):
@@ -118,15 +123,14 @@ def prepare(api, manifest, image, platform: str, root: Path, profile, *, alterna
     unverified = wheelhouse.fetch_unverified(manifest, image, platform, root, profile, cache, allow_unverified, log)
     found = {**inputs.build_inputs(root, image, platform, rendered),
              **{f"unverified:{u.component}": u.sha256 for u in unverified}}
-    digest = inputs.content_hash(found, base_id, buildargs(image, platform, profile, root))
+    digest = inputs.content_hash(found, base_id, buildargs(image, platform, profile))
     tags = tags_of(manifest.repository, image, arch_of(platform), digest, host=platform == engine.host_platform(),
                    alternative=alternative)
     return Prepared(rendered, digest, base_id, tags, tuple(unverified))
 
 
-def buildargs(image, platform, profile, root: Path) -> dict:
-    return {"BASE_IMAGE": base.local_reference(image.base, platform),
-            "SOURCE_DATE_EPOCH": str(inputs.source_date(root, image).epoch), **profile.buildargs()}
+def buildargs(image, platform, profile) -> dict:
+    return {"BASE_IMAGE": base.local_reference(image.base, platform), **profile.buildargs()}
 
 
 def run(api, manifest, image, platform: str, root: Path, profile, *, smoke_runner, plain=False, force=False,
@@ -167,10 +171,16 @@ def build_candidate(api, manifest, image, platform: str, root: Path, profile, pr
     labels = oci_labels(manifest, image, platform, root, digest, base_id, rendered["pins.json"])
     labels[UNVERIFIED_LABEL] = json.dumps(listed, sort_keys=True, separators=(",", ":"))
     log(f"image {tags.candidate}: building from {target}")
-    args = buildargs(image, platform, profile, root)
-    built = engine.build(target, tags.candidate, platform=platform, buildargs=args, labels=labels, plain=plain,
-                         cache_from=cache_from, no_cache=no_cache)
-    return engine.stamp(api, built, tags.candidate, int(args["SOURCE_DATE_EPOCH"]))
+    built = engine.build(target, tags.candidate, platform=platform, buildargs=buildargs(image, platform, profile),
+                         labels=labels, plain=plain, cache_from=cache_from, no_cache=no_cache)
+    epoch = inputs.source_date(root, image).epoch
+    bill = sbom.build_sbom(manifest, image, platform, lockfile.read(lockfile.path_for(root, image.name, platform)),
+                           dpkg_status=engine.read_file(api, built, DPKG_STATUS).decode(errors="replace"),
+                           base_reference=image.base.reference, base_id=base_id, content_hash=digest,
+                           source_date_epoch=epoch).encode()
+    log(f"image {tags.candidate}: SBOM at {SBOM_PATH} ({len(bill)} bytes); times stamped {engine.timestamp(epoch)}")
+    return engine.stamp(api, built, tags.candidate, epoch, add=(SBOM_PATH, bill),
+                        labels={SBOM_LABEL: hashlib.sha256(bill).hexdigest()})
 
 
 def with_unverified(rendered: dict, unverified: list) -> dict:

@@ -12,11 +12,13 @@ its baseline (<check>.loss.png), and on failure diagnostics.txt (with what each 
 from __future__ import annotations
 
 import glob
+import io
 import json
 import os
 import shutil
 import subprocess
 import sys
+import tarfile
 import threading
 import time
 from dataclasses import dataclass, field
@@ -24,6 +26,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from ..builder import engine
+from ..builder.pipeline import SBOM_PATH
 from ..errors import UserError
 from ..manifest.model import arch_of
 from ..paths import REPO, SMOKE, VERL_TESTS_RECORD
@@ -158,12 +161,25 @@ def run(api, image: str, reference: str, *, artifacts: Path, platform: str | Non
             container.kill()
         streamer.join(timeout=30)
         _collect(outcome)
+        _keep_sbom(container, outcome.directory)
         plot.write_loss_plots(outcome.directory)
         if not outcome.passed:
             write_diagnostics(outcome, container)
     finally:
         container.remove(force=True)
     return outcome
+
+
+def _keep_sbom(container, directory: Path) -> None:
+    """The image's SBOM next to the run's results (images built before it existed have none)."""
+    import docker.errors
+
+    try:
+        stream, _ = container.get_archive(SBOM_PATH)
+    except docker.errors.NotFound:
+        return
+    with tarfile.open(fileobj=io.BytesIO(b"".join(stream))) as tar:
+        (directory / Path(SBOM_PATH).name).write_bytes(tar.extractfile(tar.next()).read())
 
 
 def _tee(container, log: Path, echo: bool) -> None:

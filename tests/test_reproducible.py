@@ -1,0 +1,170 @@
+"""Same inputs, same bytes: installer/settle.py (the end of every image step), the SOURCE_DATE_EPOCH
+the inputs decide, and (docker) `build.py reproduce`, the config stamp and the SBOM in the image."""
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from image_pipeline.builder import engine, inputs, pipeline, reproduce, sbom
+from image_pipeline.lock import lockfile
+from image_pipeline.manifest import load_manifest
+
+from conftest import REPO, copy_repo, run_build
+
+SETTLE = REPO / "installer" / "settle.py"
+EPOCH = 1_000_000_000
+
+
+def _settle(root: Path, step) -> subprocess.CompletedProcess:
+    """A step on a scratch tree, ended as the Dockerfile ends it: the listing first, then settle."""
+    before = root.parent / "settle-before"
+    listing = subprocess.run(["find", str(root), "-xdev"], capture_output=True, text=True, check=True).stdout
+    before.write_text(listing)
+    time.sleep(0.02)  # what the step writes is newer than the listing, as in a build
+    step(root)
+    return subprocess.run([sys.executable, str(SETTLE), str(before), str(root)], capture_output=True, text=True,
+                          env={**os.environ, "SOURCE_DATE_EPOCH": str(EPOCH)}, check=True)
+
+
+@pytest.fixture
+def tree(tmp_path) -> Path:
+    root = tmp_path / "rootfs"
+    for directory in ("opt/venv/site", "var/log/apt", "var/lib/dpkg", "etc"):
+        (root / directory).mkdir(parents=True)
+    (root / "var/log/dpkg.log").write_text("from the base\n")
+    (root / "etc/old.conf").write_text("left alone\n")
+    os.utime(root / "etc/old.conf", (12345, 12345))
+    return root
+
+
+def _install(root: Path) -> None:
+    (root / "opt/venv/site/pkg").mkdir()
+    (root / "opt/venv/site/pkg/__init__.py").write_text("VALUE = 1\n")
+    (root / "opt/venv/site/pkg/broken.py").write_text("def (:\n")
+    with open(root / "var/log/dpkg.log", "a") as log:
+        log.write(f"{time.time()} installed\n")
+    (root / "var/log/apt/history.log").write_text(f"{time.time()}\n")
+    (root / "var/lib/dpkg/status-old").write_text("a backup\n")
+    (root / "root/.cache/pip").mkdir(parents=True)
+
+
+def test_settle_sets_every_time_the_step_wrote_and_leaves_older_files_alone(tree):
+    _settle(tree, _install)
+    written = [tree / "opt/venv/site", tree / "opt/venv/site/pkg", tree / "opt/venv/site/pkg/__init__.py",
+               tree / "opt/venv/site/pkg/__pycache__", tree / "var/log/dpkg.log"]
+    assert {p.relative_to(tree).as_posix(): os.lstat(p).st_mtime for p in written} == \
+        {p.relative_to(tree).as_posix(): EPOCH for p in written}
+    assert os.lstat(tree / "etc/old.conf").st_mtime == 12345
+
+
+def test_settle_compiles_new_python_to_hash_checked_pycs(tree):
+    _settle(tree, _install)
+    pyc = next((tree / "opt/venv/site/pkg/__pycache__").glob("__init__.*.pyc"))
+    flags = int.from_bytes(pyc.read_bytes()[4:8], "little")
+    assert flags == 0b11  # hash-based, checked at import: no time of the build inside
+    assert not list((tree / "opt/venv/site/pkg/__pycache__").glob("broken.*"))  # not Python: skipped, as pip does
+
+
+def test_settle_removes_the_residue_the_step_made_and_empties_what_was_there(tree):
+    _settle(tree, _install)
+    assert not (tree / "var/log/apt/history.log").exists()
+    assert not (tree / "var/lib/dpkg/status-old").exists()
+    assert not (tree / "root/.cache").exists()
+    assert (tree / "var/log/dpkg.log").read_text() == ""  # deleting it would put a whiteout in the layer
+
+
+def test_settle_twice_gives_the_same_tree(tmp_path):
+    """The same step at the same path (as in an image: a .pyc names its source's path) gives the same bytes
+    and times, although the step writes the clock into its logs."""
+    root = tmp_path / "rootfs"
+    trees = []
+    for _ in (1, 2):
+        shutil.rmtree(root, ignore_errors=True)
+        (root / "opt").mkdir(parents=True)
+        _settle(root, _install_and_log)
+        trees.append(sorted((p.relative_to(root).as_posix(), os.lstat(p).st_mtime, p.is_file() and p.read_bytes())
+                            for p in root.rglob("*")))
+    assert trees[0] == trees[1]
+
+
+def _install_and_log(root: Path) -> None:
+    for directory in ("opt/venv/site", "var/log/apt", "var/lib/dpkg"):
+        (root / directory).mkdir(parents=True, exist_ok=True)
+    _install(root)
+
+
+def _git(root: Path, *args, when: int | None = None):
+    env = {**os.environ, "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.org", "GIT_COMMITTER_NAME": "t",
+           "GIT_COMMITTER_EMAIL": "t@example.org"}
+    if when is not None:
+        env |= {"GIT_AUTHOR_DATE": f"{when} +0000", "GIT_COMMITTER_DATE": f"{when} +0000"}
+    subprocess.run(["git", "-C", str(root), *args], check=True, capture_output=True, env=env)
+
+
+def test_the_source_date_is_the_last_commit_that_changed_an_input(tmp_path):
+    root = copy_repo(tmp_path / "repo")
+    image = load_manifest(root / "pins.yaml").default_image
+    assert inputs.source_date(root, image) == inputs.SourceDate("", 0)  # not a git checkout
+    _git(root, "init", "-q")
+    _git(root, "add", "-A")
+    _git(root, "commit", "-qm", "inputs", when=1_700_000_000)
+    first = inputs.source_date(root, image)
+    assert first.epoch == 1_700_000_000 and len(first.commit) == 40
+    (root / "README.md").write_text("not an input\n")
+    _git(root, "commit", "-qam", "docs", when=1_700_000_100)
+    assert inputs.source_date(root, image) == first
+    (root / "installer" / "settle.py").write_text((root / "installer" / "settle.py").read_text() + "\n")
+    _git(root, "commit", "-qam", "an input", when=1_700_000_200)
+    assert inputs.source_date(root, image).epoch == 1_700_000_200
+
+
+@pytest.mark.docker
+def test_the_cpu_image_rebuilt_with_no_cache_is_the_same_image(cpu_image):
+    """Every layer and the config, so the id: `build.py reproduce` rebuilds next to the promoted image."""
+    result = run_build("reproduce")
+    assert result.returncode == 0, (result.stdout + result.stderr)[-3000:]
+    assert f"reproduce: {cpu_image.image_id}: the rebuild is the same image" in result.stdout
+
+
+@pytest.mark.docker
+def test_a_step_that_differs_between_builds_is_named_by_its_file(engine_client, cpu_image, tmp_path):
+    context = tmp_path / "context"
+    context.mkdir()
+    (context / "Dockerfile").write_text(f"FROM {cpu_image.tags.final}\nRUN date +%s%N > /etc/verl-image/clock\n")
+    built = [engine.stamp(engine_client, engine.build(context, f"verl-ascend:reproduce-test-{n}", buildargs={}, labels={},
+                                                      platform=engine.host_platform(), plain=True, no_cache=True),
+                          f"verl-ascend:reproduce-test-{n}", EPOCH) for n in (1, 2)]
+    lines = []
+    try:
+        assert not reproduce.compare(engine_client, built[0], built[1], tmp_path, log=lines.append)
+    finally:
+        for n in (1, 2):
+            engine_client.images.remove(f"verl-ascend:reproduce-test-{n}")
+    report = "\n".join(lines)
+    assert "/etc/verl-image/clock" in report, report
+    assert "differ: 1 of" in report, report  # only the last layer: the image under it is the same
+
+
+@pytest.mark.docker
+def test_the_sbom_ships_in_the_image_validates_and_lists_the_lock_and_every_dpkg_package(engine_client, cpu_image):
+    image = engine_client.images.get(cpu_image.image_id)
+    text = engine.read_file(engine_client, cpu_image.image_id, pipeline.SBOM_PATH).decode()
+    import hashlib
+
+    assert image.labels[pipeline.SBOM_LABEL] == hashlib.sha256(text.encode()).hexdigest()
+    sbom.validate(text)
+    components = json.loads(text)["components"]
+    hashes = {c["name"]: {h["content"] for h in c.get("hashes", [])} for c in components}
+    lock = lockfile.read(lockfile.path_for(REPO, "cpu", engine.host_platform()))
+    for package in lock.packages:
+        assert package.artifact.sha256 in hashes.get(package.name, set()), package.name
+    installed = engine_client.containers.run(cpu_image.image_id, ["dpkg-query", "-W", "-f", "${Package}\n"],
+                                             entrypoint=[], remove=True, network_mode="none").decode().split()
+    debs = {c["name"] for c in components if c.get("purl", "").startswith("pkg:deb/")}
+    assert set(installed) == debs
