@@ -58,7 +58,7 @@ def test_hadolint_config_gives_a_reason_for_every_ignored_rule():
 
 def test_hadolint_fails_on_a_bad_dockerfile(repo_copy):
     path = repo_copy / "images/cpu/Dockerfile"
-    path.write_text(path.read_text().replace("RUN python3 -m venv", "RUN sudo python3 -m venv"))
+    path.write_text(path.read_text().replace("&& python3 -m venv", "&& sudo python3 -m venv"))
     result = run_build("lint", root=repo_copy)
     assert result.returncode == 1 and "images/cpu/Dockerfile: FAILED" in result.stdout and "DL3004" in result.stdout
 

@@ -41,6 +41,7 @@ def test_full_suite_passes_and_leaves_artifacts(full_run):
     assert (full_run.directory / "train.loss.png").read_bytes()[:4] == b"\x89PNG"
     assert "batch_invariance.cpu.bfloat16.max_abs_diff" in full_run.metrics
     assert not (full_run.directory / "diagnostics.txt").exists()
+    assert json.loads((full_run.directory / "sbom.cdx.json").read_text())["bomFormat"] == "CycloneDX"  # the image's SBOM
 
 
 def test_the_sync_checks_ran_verls_own_engines(full_run):
