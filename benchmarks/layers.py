@@ -1,13 +1,17 @@
 #!/usr/bin/env python3
 """What a weekly bump re-ships: build.py's tiered image vs the hand-written Dockerfile, same bumps.
 
-    python benchmarks/layers.py [COMPONENT ...] [--hand-only]      (default: transformers verl)
+    python benchmarks/layers.py [COMPONENT ...] [--hand-only | --ours-only] [--second-chain]
+                                                                   (default: transformers verl)
 
 For each component: bump it to the nearest other release of its line in a scratch copy (with
 `build.py bump`, so the locks re-resolve), build the bumped image on top of the current one's layer
 cache, and push before and after to a loopback registry (Debian's docker-registry): re-shipped bytes
 are the compressed layers the registry did not have. The hand-written Dockerfile, rendered with the
-same releases, gets the same treatment; --hand-only measures it alone. Needs `make image` first (but
+same releases, gets the same treatment; --hand-only and --ours-only measure one side alone.
+--second-chain first rebuilds the current image with no cache, so the engine's cache holds a second
+chain of the same steps when the bumps build (a cache that held such a chain once made a verl bump
+re-ship 94% of the image, when the layers were not yet byte-reproducible). Needs `make image` first (but
 for --hand-only), the engine and PyPI.
 """
 
@@ -54,6 +58,17 @@ def ours(api, root: Path, platform: str) -> str:
                                     cache=REPO / ".cache", **QUIET)
 
 
+def second_chain(api, platform: str) -> str:
+    """A no-cache build of the current default image: its steps' second chain stays in the engine's cache."""
+    m = load_manifest(REPO / "pins.yaml")
+    profile = network.from_host()
+    prepared = pipeline.prepare(api, m, m.default_image, platform, REPO, profile, cache=REPO / ".cache", **QUIET)
+    rebuilt = pipeline.build_candidate(api, m, m.default_image, platform, REPO, profile, prepared, plain=True,
+                                       cache=REPO / ".cache", no_cache=True, **QUIET)
+    api.images.remove(prepared.tags.candidate, noprune=True)
+    return rebuilt
+
+
 def hand(api, root: Path, platform: str, tag: str, tmp: Path) -> str:
     m = load_manifest(root / "pins.yaml")
     profile = network.from_host()
@@ -64,13 +79,17 @@ def hand(api, root: Path, platform: str, tag: str, tmp: Path) -> str:
 
 def main():
     components = [arg for arg in sys.argv[1:] if not arg.startswith("--")] or ["transformers", "verl"]
-    with_ours = "--hand-only" not in sys.argv
+    with_ours, with_hand = "--hand-only" not in sys.argv, "--ours-only" not in sys.argv
     api = engine.client()
     platform = engine.host_platform()
     current = load_manifest(REPO / "pins.yaml")
     moving = f"{current.repository}:{current.default_image.name}-{platform.split('/')[1]}"
     if with_ours and engine.image_id(api, moving) is None:
         raise SystemExit(f"{moving} is not built: run `make image` first")
+    if with_ours and "--second-chain" in sys.argv:
+        second = second_chain(api, platform)
+        print(f"second chain: a no-cache rebuild of {moving} gave {second} "
+              f"({'the same image' if second == engine.image_id(api, moving) else 'a different image'})")
     rows = []
     with tempfile.TemporaryDirectory() as tmp_name:
         tmp = Path(tmp_name)
@@ -78,16 +97,18 @@ def main():
         try:
             if with_ours:
                 base_ours = reship.pushed_layers(api, engine.image_id(api, moving), registry.address, "ours-before")
-            base_hand = reship.pushed_layers(api, hand(api, REPO, platform, "hand-before", tmp), registry.address,
-                                             "hand-before")
+            if with_hand:
+                base_hand = reship.pushed_layers(api, hand(api, REPO, platform, "hand-before", tmp), registry.address,
+                                                 "hand-before")
             for component in components:
                 root, change = bumped_copy(component, tmp)
                 if with_ours:
                     after = reship.pushed_layers(api, ours(api, root, platform), registry.address, f"ours-{component}")
                     rows.append((component, change, "build.py (tiers)", reship.compare(base_ours, after)))
-                after = reship.pushed_layers(api, hand(api, root, platform, f"hand-{component}", tmp),
-                                             registry.address, f"hand-{component}")
-                rows.append((component, change, "hand-written", reship.compare(base_hand, after)))
+                if with_hand:
+                    after = reship.pushed_layers(api, hand(api, root, platform, f"hand-{component}", tmp),
+                                                 registry.address, f"hand-{component}")
+                    rows.append((component, change, "hand-written", reship.compare(base_hand, after)))
         finally:
             registry.stop()
             for tag in ["hand-before", *(f"hand-{component}" for component in components)]:  # the tags made here
