@@ -29,8 +29,9 @@ import handwritten  # noqa: E402
 from conftest import LoopbackRegistry, copy_repo  # noqa: E402
 from image_pipeline import network  # noqa: E402
 from image_pipeline.builder import engine, pipeline  # noqa: E402
-from image_pipeline.manifest import load_manifest  # noqa: E402
+from image_pipeline.manifest import document, load_manifest  # noqa: E402
 from image_pipeline.publish import reship  # noqa: E402
+from image_pipeline.review import patches  # noqa: E402
 from test_layers import another_release  # noqa: E402
 
 QUIET = {"log": lambda _: None}
@@ -47,7 +48,37 @@ def bumped_copy(component, tmp: Path) -> tuple:
                             capture_output=True, text=True)
     if result.returncode:
         raise SystemExit(f"bump {component} {release} failed: {result.stderr.strip()}")
+    retire_patches_that_no_longer_apply(root)
     return root, f"{comp.version} -> {release}"
+
+
+def retire_patches_that_no_longer_apply(root: Path) -> None:
+    """What the bump's PR would do with a patch whose upstream file the new release changed and whose bug
+    it does not have (verl 0.9.0's process-group setup needs no cpu patch): drop it, and say so."""
+    m = load_manifest(root / "pins.yaml")
+    failing = [name for name, patch in m.patches.items() if not patches.applies(m, root, patch)]
+    if not failing:
+        return
+    doc = document.load(root / "pins.yaml")
+    _drop_from_patch_lists(doc.tree, set(failing))
+    for name in failing:
+        print(f"patch {name}: does not apply to the bumped release: dropped in the bumped copy")
+        del doc.tree["patches"][name]
+    (root / "pins.yaml").write_text(doc.dumps())
+    subprocess.run([sys.executable, str(REPO / "build.py"), "--root", str(root), "render"], check=True,
+                   capture_output=True)
+
+
+def _drop_from_patch_lists(node, names: set) -> None:
+    if isinstance(node, dict):
+        for key, value in node.items():
+            if key == "patches" and isinstance(value, list):
+                value[:] = [item for item in value if item not in names]
+            else:
+                _drop_from_patch_lists(value, names)
+    elif isinstance(node, list):
+        for item in node:
+            _drop_from_patch_lists(item, names)
 
 
 def ours(api, root: Path, platform: str) -> str:

@@ -58,6 +58,16 @@ def check_all(manifest, root: Path, site: Path | None = None, log=print) -> int:
     return 1 if failed else 0
 
 
+def applies(manifest, root: Path, patch) -> bool:
+    """Whether the patch applies (or is already in) the pinned release's wheel."""
+    try:
+        with _target(manifest, patch, None) as (path, _):
+            patching().check(patch.name, path, patch.sha256, (root / patch.diff).read_text())
+        return True
+    except patching().PatchError:
+        return False
+
+
 @contextlib.contextmanager
 def _target(manifest, patch, site):
     """(file path, description) of the patch's target: in --site, or in the pinned release's wheel."""
