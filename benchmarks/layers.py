@@ -81,22 +81,20 @@ def _drop_from_patch_lists(node, names: set) -> None:
             _drop_from_patch_lists(item, names)
 
 
-def ours(api, root: Path, platform: str) -> str:
+def ours(api, root: Path, platform: str, no_cache: bool = False):
+    """(image id, its candidate tag) of build.py's build of the default image in `root`."""
     m = load_manifest(root / "pins.yaml")
     profile = network.from_host()
     prepared = pipeline.prepare(api, m, m.default_image, platform, root, profile, cache=REPO / ".cache", **QUIET)
-    return pipeline.build_candidate(api, m, m.default_image, platform, root, profile, prepared, plain=True,
-                                    cache=REPO / ".cache", **QUIET)
+    built = pipeline.build_candidate(api, m, m.default_image, platform, root, profile, prepared, plain=True,
+                                     cache=REPO / ".cache", no_cache=no_cache, **QUIET)
+    return built, prepared.tags.candidate
 
 
 def second_chain(api, platform: str) -> str:
     """A no-cache build of the current default image: its steps' second chain stays in the engine's cache."""
-    m = load_manifest(REPO / "pins.yaml")
-    profile = network.from_host()
-    prepared = pipeline.prepare(api, m, m.default_image, platform, REPO, profile, cache=REPO / ".cache", **QUIET)
-    rebuilt = pipeline.build_candidate(api, m, m.default_image, platform, REPO, profile, prepared, plain=True,
-                                       cache=REPO / ".cache", no_cache=True, **QUIET)
-    api.images.remove(prepared.tags.candidate, noprune=True)
+    rebuilt, candidate = ours(api, REPO, platform, no_cache=True)
+    api.images.remove(candidate, noprune=True)
     return rebuilt
 
 
@@ -134,7 +132,7 @@ def main():
             for component in components:
                 root, change = bumped_copy(component, tmp)
                 if with_ours:
-                    after = reship.pushed_layers(api, ours(api, root, platform), registry.address, f"ours-{component}")
+                    after = reship.pushed_layers(api, ours(api, root, platform)[0], registry.address, f"ours-{component}")
                     rows.append((component, change, "build.py (tiers)", reship.compare(base_ours, after)))
                 if with_hand:
                     after = reship.pushed_layers(api, hand(api, root, platform, f"hand-{component}", tmp),
