@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
 """End every image RUN step with the same bytes on every build; never shipped.
 
-    python3 settle.py BEFORE [ROOT]
+    python3 settle.py --before BEFORE [ROOT]   first in the step: writes BEFORE
+    python3 settle.py BEFORE [ROOT]            last in the step
 
-BEFORE: a file the step wrote first (on the step's tmpfs /tmp), listing every path of the root file
-system then (`find / -xdev`). Everything the step wrote is newer than BEFORE. settle:
+BEFORE: a file on the step's tmpfs /tmp, written first, listing the residue (below) there was then.
+Everything the step wrote is newer than BEFORE. settle:
   1. removes run-time residue package managers leave (logs, caches, backup copies of their state)
      that the step created, and empties the residue files that were there before it (deleting those
      would leave a whiteout in the layer, and the engine stamps whiteouts with the wall clock);
@@ -17,6 +18,7 @@ is the tree to settle: the tests settle a scratch tree.
 """
 
 import glob
+import importlib.util
 import os
 import py_compile
 import shutil
@@ -30,6 +32,10 @@ RESIDUE = ("/var/log/dpkg.log", "/var/log/alternatives.log", "/var/log/apt/*", "
            "/root/.wget-hsts")
 
 
+def residue(root: str) -> list:
+    return sorted(path for pattern in RESIDUE for path in glob.glob(os.path.join(root, pattern.lstrip("/"))))
+
+
 def written_since(root: str, start: float):
     """Every path the step wrote (mtime at or after start), the root file system only. find walks the
     tree (under QEMU, a Python walk of a full image took 38 s a step, find 3 s); the mount points it
@@ -37,27 +43,20 @@ def written_since(root: str, start: float):
     exact comparison (find's -newermt is strict and in seconds)."""
     listing = subprocess.run(["find", root, "-xdev", "-newermt", f"@{int(start) - 1}", "-print0"],
                              capture_output=True, check=True).stdout
-    device = os.lstat(root).st_dev
-    for path in listing.decode("utf-8", "surrogateescape").split("\0"):
-        try:
-            stat = os.lstat(path) if path else None
-        except FileNotFoundError:
-            continue
-        if stat and stat.st_dev == device and stat.st_mtime >= start:
-            yield path
+    paths = [path for path in listing.decode("utf-8", "surrogateescape").split("\0") if path]
+    return newer(paths, start, os.lstat(root).st_dev)
 
 
 def remove_residue(root: str, before: set) -> None:
-    for pattern in RESIDUE:
-        for path in glob.glob(os.path.join(root, pattern.lstrip("/"))):
-            is_dir = os.path.isdir(path) and not os.path.islink(path)
-            if path in before:
-                if not is_dir and os.path.isfile(path) and os.path.getsize(path):
-                    os.truncate(path, 0)
-            elif is_dir:
-                shutil.rmtree(path)
-            else:
-                os.remove(path)
+    for path in residue(root):
+        is_dir = os.path.isdir(path) and not os.path.islink(path)
+        if path in before:
+            if not is_dir and os.path.isfile(path) and os.path.getsize(path):
+                os.truncate(path, 0)
+        elif is_dir:
+            shutil.rmtree(path)
+        else:
+            os.remove(path)
 
 
 def compile_hash_checked(path: str) -> None:
@@ -67,19 +66,44 @@ def compile_hash_checked(path: str) -> None:
         pass  # not Python this interpreter reads (a template, another version's code): pip skips it too
 
 
+def compiled_paths(sources: list) -> set:
+    """What compiling the sources wrote: each .pyc, its __pycache__ and the directory holding that."""
+    out = set()
+    for source in sources:
+        pyc = importlib.util.cache_from_source(source)
+        out.update((pyc, os.path.dirname(pyc), os.path.dirname(source)))
+    return out
+
+
+def newer(paths, start: float, device: int) -> list:
+    out = []
+    for path in paths:
+        try:
+            stat = os.lstat(path)
+        except FileNotFoundError:
+            continue
+        if stat.st_dev == device and stat.st_mtime >= start:
+            out.append(path)
+    return out
+
+
 def main() -> None:
+    if sys.argv[1] == "--before":
+        with open(sys.argv[2], "w") as listing:
+            listing.write("".join(path + "\n" for path in residue(sys.argv[3] if len(sys.argv) > 3 else "/")))
+        return
     start = os.lstat(sys.argv[1]).st_mtime
     root = sys.argv[2] if len(sys.argv) > 2 else "/"
     with open(sys.argv[1]) as listing:
         before = set(listing.read().splitlines())
     epoch = int(os.environ["SOURCE_DATE_EPOCH"])
     remove_residue(root, before)
-    sources = sorted(p for p in written_since(root, start) if p.endswith(".py") and os.path.isfile(p)
-                     and not os.path.islink(p))
+    written = set(written_since(root, start))  # one walk: under QEMU each costs seconds a step
+    sources = sorted(p for p in written if p.endswith(".py") and os.path.isfile(p) and not os.path.islink(p))
     with ProcessPoolExecutor() as pool:
         list(pool.map(compile_hash_checked, sources, chunksize=64))
-    written = sorted(written_since(root, start), reverse=True)  # children before their directories
-    for path in written:
+    written |= set(newer(compiled_paths(sources), start, os.lstat(root).st_dev))
+    for path in sorted(written, reverse=True):  # children before their directories
         os.utime(path, (epoch, epoch), follow_symlinks=False)
     print(f"settle: {len(sources)} sources compiled, {len(written)} paths set to {epoch}", flush=True)
 

@@ -1,10 +1,12 @@
 """Rendering: the drift gate, what the templates must encode (layers, no wheels in layers, the CANN
 environment check, alternatives), atomicity. Expected values come from pins.yaml."""
 
+import dataclasses
 import json
 import re
 
-from image_pipeline.render import dockerfile
+from image_pipeline.lock import lockfile
+from image_pipeline.render import dockerfile, install_plan
 from image_pipeline.cli import readme_blocks
 from image_pipeline.render import tree
 from image_pipeline.manifest import rules
@@ -149,15 +151,23 @@ def test_generated_header_says_how_to_regenerate():
         assert "GENERATED FILE: do not edit" in head and "make render" in head
 
 
-def test_two_layers_per_tier_in_tier_order_dependencies_beneath_the_pins():
+def test_layers_in_tier_order_large_dependencies_then_the_rest_then_a_layer_per_component():
     for name, image in M.images.items():
         lines = _lines(name)
-        mounts = [f"source=tiers/{tier.slug}/{part}," for tier in dockerfile.tiers_of(image) for part in ("deps", "pins")]
+        own = dockerfile.locked_own_layers(REPO, image)
+        mounts = [f"source=tiers/{tier.slug}/{layer}," for tier in dockerfile.tiers_of(image)
+                  for layer in [*(f"deps-{d}" for d in own.get(tier.name, ())), "deps",
+                                *(f"pins-{c.name}" for c in tier.components)]]
         positions = [_index(lines, mount) for mount in mounts]
         assert positions == sorted(positions) and len(set(positions)) == len(mounts)
         for position in positions:
             assert "install_tier.py /tmp/tier" in "\n".join(lines[position:][:6])
         assert _index(lines, "tiers/") < _index(lines, "cp -R /tmp/payload/.")
+        pinned = {c.dist for c in image.components}
+        for platform in image.platforms:
+            for entry in lockfile.read(lockfile.path_for(REPO, name, platform)).packages:
+                if entry.name not in pinned and entry.artifact.size >= dockerfile.OWN_LAYER_BYTES:
+                    assert f"/deps-{entry.name}," in "\n".join(lines), (name, entry.name)
 
 
 def test_nothing_of_the_build_reaches_a_layer():
@@ -216,3 +226,28 @@ def test_template_errors_exit_2_and_write_nothing(repo_copy):
     assert result.returncode == 2, result.stderr
     assert "pyhton" in result.stderr and len(result.stderr.strip().splitlines()) == 1
     assert tree_snapshot(repo_copy / "images") == before
+
+
+def test_a_bump_that_drops_dependencies_changes_only_the_shared_layer_and_the_large_ones_own():
+    """What keeps a bump's re-ship small: a dropped small dependency changes only its tier's shared layer,
+    a dropped large one only takes its own layer away; every other layer installs the same files."""
+    image = M.images["cpu"]
+    locks = {p: lockfile.read(lockfile.path_for(REPO, "cpu", p)) for p in image.platforms}
+    own = dockerfile.own_layers(image, locks.values())
+    pinned = {c.dist for c in image.components}
+    platform, lock = next(iter(locks.items()))
+    large = own["app"][0]
+    small = next(e.name for e in lock.packages if e.tier == "app" and e.name not in pinned | set(own["app"]))
+    dropped = {p: dataclasses.replace(l, packages=[e for e in l.packages if e.name not in (large, small)])
+               for p, l in locks.items()}
+
+    def layers(lock_of, own_of):
+        return {part.slug: part.requirements() for part in install_plan.parts(image, platform, lock_of[platform], own_of)}
+
+    before, after = layers(locks, own), layers(dropped, dockerfile.own_layers(image, dropped.values()))
+    installed = [e.name for part in install_plan.parts(image, platform, lock, own) for e in part.entries]
+    tiers = {t.name for t in dockerfile.tiers_of(image)}
+    assert sorted(installed) == sorted(e.name for e in lock.packages if e.tier in tiers)  # each once
+    app = next(t.slug for t in dockerfile.tiers_of(image) if t.name == "app")
+    assert set(before) - set(after) == {f"{app}/deps-{large}"}
+    assert {slug for slug in after if after[slug] != before[slug]} == {f"{app}/deps"}

@@ -1,7 +1,7 @@
 """Base images, one per platform: use the local one, pull it, bootstrap it (Debian) or load it.
 
 Air-gapped hosts (and every machine here) cannot pull, so a Debian base is made with
-debootstrap (for a foreign architecture under QEMU) and built `FROM scratch` with BuildKit for
+mmdebstrap (for a foreign architecture under QEMU) and built `FROM scratch` with BuildKit for
 that platform, so its config says the right architecture (`docker import` records the host's).
 CANN bases cannot be made that way: they are `docker load`ed from a tarball someone with
 registry access saved. Whatever the origin, the base is tagged under a per-platform local
@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 import shutil
 import subprocess
 import tarfile
@@ -22,6 +23,7 @@ from pathlib import Path
 from ..errors import UserError
 from ..manifest.model import arch_of
 from ..manifest.references import base_reference
+from ..render.dockerfile import SOURCE_DATE_EPOCH
 from . import engine
 
 PULL_TIMEOUT_S = 600
@@ -84,54 +86,55 @@ def _pull(api, comp, platform, log) -> str | None:
     return engine.image_id(api, local)
 
 
-def bootstrap(api, comp, platform: str, mirror: str | None, log) -> str:
-    """debootstrap a Debian root file system for the platform and build it FROM scratch."""
+def bootstrap(api, comp, platform: str, mirror: str | None, log, reference: str | None = None) -> str:
+    """mmdebstrap a Debian root file system for the platform and build it FROM scratch: the same
+    suite from the same mirror state gives the same bytes and the same image id on any machine
+    (mmdebstrap with SOURCE_DATE_EPOCH writes a reproducible tarball; the config's times are stamped)."""
     if os.geteuid() != 0:
-        raise UserError(f"bootstrapping {comp.reference} needs root (debootstrap)")
-    if not shutil.which("debootstrap"):
-        raise UserError("debootstrap is not installed: `apt-get install debootstrap` (make engine does it)")
+        raise UserError(f"bootstrapping {comp.reference} needs root (mmdebstrap)")
+    if not shutil.which("mmdebstrap"):
+        engine.apt_install(["mmdebstrap"], log)
     engine.ensure_emulation(platform, log)
     settings = comp.get("bootstrap")
     mirror = mirror or settings.get("mirror")
     started = time.monotonic()
-    log(f"base {comp.reference} ({platform}): debootstrap {settings['suite']} from {mirror}")
+    log(f"base {comp.reference} ({platform}): mmdebstrap {settings['suite']} from {mirror}")
     with tempfile.TemporaryDirectory(prefix="verl-base-") as tmp:
-        rootfs = Path(tmp) / "rootfs"
-        cmd = ["debootstrap", f"--arch={DEBIAN_ARCH[platform]}", f"--variant={settings.get('variant', 'minbase')}",
-               settings["suite"], str(rootfs), mirror]
-        result = subprocess.run(cmd, capture_output=True, text=True)
+        context = Path(tmp)
+        cmd = ["mmdebstrap", "--quiet", "--mode=root", "--format=tar", f"--architectures={DEBIAN_ARCH[platform]}",
+               f"--variant={settings.get('variant', 'minbase')}", *_hooks(), settings["suite"],
+               str(context / "rootfs.tar"), mirror]
+        result = subprocess.run(cmd, capture_output=True, text=True,
+                                env={**os.environ, "SOURCE_DATE_EPOCH": str(SOURCE_DATE_EPOCH)})
         if result.returncode:
             last = (result.stdout + result.stderr).strip().splitlines()[-1:]
-            raise UserError(f"debootstrap failed: {' '.join(last)}", key=f"components.{comp.name}.bootstrap")
-        _slim(rootfs)
-        context = Path(tmp) / "context"
-        context.mkdir()
-        subprocess.run(["tar", "--numeric-owner", "-C", str(rootfs), "-cf", str(context / "rootfs.tar"), "."],
-                       check=True)
+            raise UserError(f"mmdebstrap failed: {' '.join(last)}", key=f"components.{comp.name}.bootstrap")
         (context / "Dockerfile").write_text('FROM scratch\nADD rootfs.tar /\nENV LANG=C.UTF-8\nCMD ["bash"]\n')
-        shutil.rmtree(rootfs)
-        local = local_reference(comp, platform)
+        local = reference or local_reference(comp, platform)
         built = engine.build(context, local, platform=platform, buildargs={}, labels={
             "org.verl.image.base": comp.reference, "org.verl.image.bootstrap": json.dumps(settings, sort_keys=True)},
             plain=False)
+    built = engine.stamp(api, built, local, SOURCE_DATE_EPOCH)
     _check(api, comp, local, platform)
     log(f"base {local}: bootstrapped in {time.monotonic() - started:.0f} s ({built[:19]})")
     return built
 
 
-def _slim(rootfs: Path) -> None:
-    """What the official slim images drop: apt lists and caches stay out of later layers."""
-    for sub in ("var/cache/apt/archives", "var/lib/apt/lists"):
-        for path in (rootfs / sub).glob("*"):
-            if path.is_file():
-                path.unlink()
-    (rootfs / "etc/apt/apt.conf.d/docker-clean").write_text(
-        'DPkg::Post-Invoke { "rm -f /var/cache/apt/archives/*.deb || true"; };\n')
-    # Every build step bind-mounts /etc/hosts; where the file is missing the engine creates one for the
-    # step and removes it after, which stamps /etc with the wall clock in every layer.
-    hosts = rootfs / "etc/hosts"
-    if not hosts.exists():
-        hosts.write_text("127.0.0.1\tlocalhost\n::1\tlocalhost ip6-localhost ip6-loopback\n")
+# Files every build step bind-mounts: where one is missing the engine creates it for the step and
+# removes it after, which stamps /etc with the wall clock in every layer. mmdebstrap copies the
+# host's hostname and resolv.conf, which would make the base differ per machine.
+FIXED_FILES = {
+    "/etc/hosts": "127.0.0.1\tlocalhost\n::1\tlocalhost ip6-localhost ip6-loopback\n",
+    "/etc/hostname": "localhost\n",
+    "/etc/resolv.conf": "",
+    # what the official slim images add: no .deb stays in a later layer
+    "/etc/apt/apt.conf.d/docker-clean": 'DPkg::Post-Invoke { "rm -f /var/cache/apt/archives/*.deb || true"; };\n',
+}
+
+
+def _hooks() -> list:
+    """mmdebstrap customize hooks (shell, $1 the root) writing FIXED_FILES; mmdebstrap clamps their times."""
+    return [f"--customize-hook=printf %s {shlex.quote(text)} > \"$1{path}\"" for path, text in FIXED_FILES.items()]
 
 
 def _load(api, comp, platform, tarball: Path, log) -> str:

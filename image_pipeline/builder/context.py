@@ -3,11 +3,11 @@
 Layout (the rendered Dockerfile bind-mounts these names):
   Dockerfile, pins.json        rendered in memory (equal to images/<name>/, checked before)
   installer/                   install_tier.py, verify.py, check_env.py: run during the build only
-  tiers/<n>-<tier>/deps/       the tier's dependencies: requirements.txt (hash-pinned), files/
-                               (hard links into the cache), sources.json
-  tiers/<n>-<tier>/pins/       the tier's own components, the same way, plus what the lock did not
-                               resolve (sources.json: pinned sdists, externals, the wheels of archives;
-                               src/<component>/: git trees)
+  tiers/<n>-<tier>/<layer>/    one directory per layer of the tier (render/install_plan.py): deps-<dist>
+                               (a large dependency), deps (the others), pins-<component>; each
+                               holds requirements.txt (hash-pinned), files/ (hard links into the
+                               cache), sources.json (what the lock did not resolve: pinned sdists,
+                               externals, the wheels of archives) and src/<component>/ (git trees)
   patches/                     the image's diffs + patches.json
   payload/, smoke_tests/       copied into the image
 """
@@ -21,7 +21,7 @@ from pathlib import Path
 from ..files import link_or_copy
 from ..lock import lockfile
 from ..paths import INSTALLER, PAYLOAD, SMOKE
-from ..render import install_plan
+from ..render import dockerfile, install_plan
 
 IGNORED = ("__pycache__", ".pytest_cache", ".mypy_cache", "*.pyc")
 
@@ -36,13 +36,13 @@ def assemble(root: Path, image, platform: str, rendered: dict, house, target: Pa
         shutil.copytree(root / tree, target / tree, ignore=shutil.ignore_patterns(*IGNORED))
     _patches(root, image, target / "patches")
     lock = lockfile.read(lockfile.path_for(root, image.name, platform))
-    for part in install_plan.parts(image, platform, lock):  # every tier the Dockerfile mounts
+    for part in install_plan.parts(image, platform, lock, dockerfile.locked_own_layers(root, image)):  # every tier the Dockerfile mounts
         _part(image, part, house, target / "tiers" / part.slug)
     return target
 
 
 def _part(image, part, house, directory: Path) -> None:
-    """Two layers per tier: its dependencies (deps/), then its own pinned components (pins/)."""
+    """The directory one layer's install_tier.py run reads."""
     (directory / "files").mkdir(parents=True, exist_ok=True)
     for entry in part.entries:
         link_or_copy(house.files[entry.name], directory / "files" / entry.artifact.name)

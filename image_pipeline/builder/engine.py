@@ -82,7 +82,7 @@ def _start_engine(log) -> None:
         raise UserError("no Docker Engine answers and starting one needs root: run `sudo make engine` "
                         "or start dockerd yourself")
     if not shutil.which("dockerd"):
-        _apt_install(["docker.io", "docker-compose", "debootstrap"], log)
+        apt_install(["docker.io", "docker-compose", "mmdebstrap"], log)
     log(f"engine: starting dockerd {' '.join(DOCKERD_ARGS)} (log: {DOCKERD_LOG})")
     with open(DOCKERD_LOG, "ab") as out:
         subprocess.Popen(["dockerd", *DOCKERD_ARGS], stdout=out, stderr=subprocess.STDOUT,
@@ -110,7 +110,7 @@ def ensure_emulation(platform: str, log=print) -> None:
                         f"run `sudo make engine PLATFORM={platform}`")
     conf = QEMU_CONF / f"qemu-{arch}.conf"
     if not conf.exists():
-        _apt_install(["qemu-user-static"], log)
+        apt_install(["qemu-user-static"], log)
     if not (BINFMT / "register").exists():
         subprocess.run(["mount", "-t", "binfmt_misc", "binfmt_misc", str(BINFMT)], check=True)
     if not entry.exists():
@@ -118,7 +118,7 @@ def ensure_emulation(platform: str, log=print) -> None:
     log(f"engine: {platform} runs under QEMU ({entry}: {entry.read_text().splitlines()[0]})")
 
 
-def _apt_install(packages, log) -> None:
+def apt_install(packages, log) -> None:
     if not shutil.which("apt-get"):
         raise UserError(f"cannot install {' '.join(packages)} without apt-get: install them yourself")
     log(f"engine: apt-get install {' '.join(packages)}")

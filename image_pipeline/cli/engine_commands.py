@@ -69,10 +69,10 @@ def _engine(inv, args):
     return 0
 
 
-@command("base", "make an image's base exist locally for a platform: pull, else debootstrap (Debian), else --load",
+@command("base", "make an image's base exist locally for a platform: pull, else mmdebstrap (Debian), else --load",
          lambda p: (image_arg(p, optional=True), platform_arg(p),
                     p.add_argument("--load", type=Path, help="docker-save tarball of the base (CANN bases)"),
-                    p.add_argument("--mirror", help="Debian mirror for debootstrap"),
+                    p.add_argument("--mirror", help="Debian mirror for mmdebstrap"),
                     p.add_argument("--no-pull", action="store_true", help="do not try the registry")))
 def _base(inv, args):
     from ..builder import base, engine

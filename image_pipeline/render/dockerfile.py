@@ -11,6 +11,18 @@ from pathlib import Path
 import jinja2
 
 from ..errors import UserError
+from ..lock import lockfile
+
+# A dependency whose file is at least this large (on some platform of the image) is a layer of its
+# own: when a bump drops or adds a dependency, only the small ones' shared layer is re-shipped, and
+# a large one moves in its own layer. Layers above a removed one are rebuilt, byte for byte the same
+# (the steps are reproducible), so a registry already has them.
+OWN_LAYER_BYTES = 5_000_000
+# Every time a build step writes is set to this one constant: 1980-01-01, the earliest time a zip file
+# can hold (Python's zipfile refuses older files). Not the inputs' commit time: a build argument that
+# changed with every commit would invalidate every cached step, and a bump would rebuild and re-ship
+# all of them. The bootstrapped base uses it too.
+SOURCE_DATE_EPOCH = 315532800
 
 
 @dataclass(frozen=True)
@@ -49,6 +61,25 @@ def tiers_of(image) -> list:
     return views
 
 
+def own_layers(image, locks) -> dict:
+    """{tier name: sorted dependency names with a layer of their own}, from the image's locks of every
+    platform: the Dockerfile, shared by the platforms, has one step per name."""
+    pinned = {c.dist for c in image.components}
+    out = {}
+    for lock in locks:
+        for entry in lock.packages:
+            if entry.name not in pinned and (entry.artifact.size or 0) >= OWN_LAYER_BYTES:
+                out.setdefault(entry.tier, set()).add(entry.name)
+    return {tier: tuple(sorted(names)) for tier, names in out.items()}
+
+
+def layer_names(tier, own: dict) -> list:
+    """The layers of one tier, in install order: its large dependencies, the rest, then a layer per
+    component (the one its bump re-ships)."""
+    return ([f"deps-{dist}" for dist in own.get(tier.name, ())] + ["deps"]
+            + [f"pins-{comp.name}" for comp in tier.components])
+
+
 def with_alternative(image, alternative):
     """The image with `alternative` in place of the component it is an alternative to."""
     target = alternative.get("alternative_to")
@@ -70,13 +101,21 @@ def render_template(env, template: str, image_name: str, **context) -> str:
         raise UserError(f"template error while rendering {image_name}: {exc.message}", file=where) from None
 
 
+def locked_own_layers(root: Path, image) -> dict:
+    """own_layers from the locks in the tree at root (a platform not locked yet has none)."""
+    locks = [lockfile.read(lockfile.path_for(root, image.name, platform)) for platform in image.platforms]
+    return own_layers(image, [lock for lock in locks if lock is not None])
+
+
 def render_image(env, manifest, image, alternative=None) -> dict:
     """{filename: text} for one image, or for one of its alternatives."""
+    own = locked_own_layers(manifest.path.parent, image)
     variant = with_alternative(image, alternative) if alternative else image
     tiers = tiers_of(variant)
+    layers = {tier.name: layer_names(tier, own) for tier in tiers}
     builders = [(tier, comp) for tier in tiers for comp in tier.built]
     text = render_template(env, "Dockerfile.j2", image.name, image=variant, repository=manifest.repository,
-                           tiers=tiers, builders=builders, alternative=alternative,
+                           tiers=tiers, builders=builders, alternative=alternative, layers=layers, source_date_epoch=SOURCE_DATE_EPOCH,
                            base_env=sorted((variant.base.get("env") or {}).items()))
     text = re.sub(r"\n{3,}", "\n\n", text)
     pins = json.dumps(variant.pins(manifest.repository), indent=2, sort_keys=True) + "\n"

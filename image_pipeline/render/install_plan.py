@@ -2,7 +2,11 @@
 both the build context (builder/context.py) and the bare-metal install script
 (render/install_script.py) are made from, so a host install cannot differ from the image's.
 
-A part is one run of installer/install_tier.py, tiers/<n>-<tier>/{deps,pins}/:
+A part is one run of installer/install_tier.py, one layer of the image, in tiers/<n>-<tier>/<layer>/:
+  deps-<dist>  a dependency large enough for a layer of its own (own_layers)
+  deps         the tier's other dependencies
+  pins-<name>  one pinned component of the tier
+Each part has:
   entries  the locked packages it installs (requirements.txt: `name==version --hash=sha256:...`)
   items    what the lock did not resolve, as install_tier.py's sources.json lists them; each
            also says under `fetch` where its file or tree comes from (the build context drops
@@ -13,7 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .dockerfile import TierView, needs_builder, tiers_of
+from .dockerfile import TierView, layer_names, needs_builder, tiers_of
 
 FETCH = "fetch"  # the key of an item that only the fetching side reads
 
@@ -45,19 +49,34 @@ def requirement_line(entry) -> str:
     return f"{entry.name}=={entry.version} --hash=sha256:{entry.artifact.sha256}"
 
 
-def parts(image, platform: str, lock) -> list:
-    """Every part of the image on `platform`, in install order: each tier's dependencies, then its pins.
-    A tier the Dockerfile mounts is listed even when it is empty on this platform."""
+def parts(image, platform: str, lock, own: dict) -> list:
+    """Every part of the image on `platform`, one per layer the Dockerfile has (layer_names, in its
+    order), also where it installs nothing on this platform. own: dockerfile.own_layers."""
     installed = {c.name for c in image.on(platform).components}
     out = []
     for tier in tiers_of(image):
-        comps = tuple(c for c in tier.components if c.name in installed)
         entries = sorted((e for e in lock.packages if e.tier == tier.name), key=lambda e: e.name)
-        dists = {c.dist for c in comps}
-        items = tuple(i for i in (_item(image, comp, lock, platform) for comp in comps) if i is not None)
-        out.append(Part(tier, "deps", tuple(e for e in entries if e.name not in dists), ()))
-        out.append(Part(tier, "pins", tuple(e for e in entries if e.name in dists), items))
+        mine = {c.name: c for c in tier.components if c.name in installed}
+        by_layer = {f"deps-{e.name}": e for e in entries}
+        by_layer.update({f"pins-{name}": comp for name, comp in mine.items()})
+        taken = {c.dist for c in mine.values()} | set(own.get(tier.name, ()))
+        for layer in layer_names(tier, own):
+            if layer == "deps":
+                out.append(Part(tier, layer, tuple(e for e in entries if e.name not in taken), ()))
+            elif layer.startswith("deps-"):
+                out.append(Part(tier, layer, tuple(e for e in [by_layer.get(layer)] if e), ()))
+            else:
+                out.append(_pinned_part(image, tier, layer, by_layer.get(layer), entries, lock, platform))
     return out
+
+
+def _pinned_part(image, tier, layer: str, comp, entries, lock, platform: str) -> Part:
+    """A component's layer: its locked entry, or how install_tier installs it (empty where the
+    component is for another platform)."""
+    if comp is None:
+        return Part(tier, layer, (), ())
+    item = _item(image, comp, lock, platform)
+    return Part(tier, layer, tuple(e for e in entries if e.name == comp.dist), () if item is None else (item,))
 
 
 def _item(image, comp, lock, platform: str):

@@ -17,8 +17,8 @@ import shlex
 
 from ..lock import lockfile
 from ..manifest.model import PLATFORM_ARCH, platform_slug
-from . import install_plan
-from .dockerfile import render_template
+from . import dockerfile, install_plan
+
 
 
 def script_name(platform: str) -> str:
@@ -33,7 +33,7 @@ def render_scripts(env, manifest, image, root, dockerfile_text: str) -> dict:
         if lock is None:
             continue  # `build.py lock` first; render --check reports the missing lock
         plan = build_plan(manifest, image, platform, lock, dockerfile_text)
-        text = render_template(
+        text = dockerfile.render_template(
             env, "install.sh.j2", image.name, image=image, platform=platform, arch=PLATFORM_ARCH[platform], plan=plan, plan_json=plan_text(plan),
             script=script_name(platform), lock_path=f"images/{image.name}/pylock.{platform_slug(platform)}.toml",
             glibc=_glibc(image))
@@ -43,7 +43,7 @@ def render_scripts(env, manifest, image, root, dockerfile_text: str) -> dict:
 
 def build_plan(manifest, image, platform: str, lock, dockerfile_text: str) -> dict:
     parts = []
-    for part in install_plan.parts(image, platform, lock):
+    for part in install_plan.parts(image, platform, lock, dockerfile.locked_own_layers(manifest.path.parent, image)):
         sources = part.sources(image)
         sources["items"] = [dict(item) for item in part.items]  # with `fetch`: the host fetches them itself
         sources["apt_build"] = []  # the script checks the host's packages up front and never purges them

@@ -153,12 +153,20 @@ args=(--repo "$root" --venv "$venv" --cache "$cache")
     {"index": "https://pypi.org/simple", "name": "vcs_versioning-2.2.2-py3-none-any.whl", "project": "vcs-versioning", "sha256": "fe7fb216f8780a5516e7864a9333aacb1b70015b087a9be3918da76ef2760808", "url": "https://files.pythonhosted.org/packages/85/9e/1f06f4ddc3a74ccfe0877490caaf4a5233e65401160afc8cb13207815f5e/vcs_versioning-2.2.2-py3-none-any.whl"}
    ],
    "sources": {"apt_build": [], "compile": false, "items": [], "soc_version": ""}},
-  {"slug": "1-tools/pins",
+  {"slug": "1-tools/pins-setuptools",
    "requirements": [
     "setuptools==80.10.2 --hash=sha256:95b30ddfb717250edb492926c92b5221f7ef3fbcc2b07579bcd4a27da21d0173"
    ],
    "files": [
     {"index": "https://pypi.org/simple", "name": "setuptools-80.10.2-py3-none-any.whl", "project": "setuptools", "sha256": "95b30ddfb717250edb492926c92b5221f7ef3fbcc2b07579bcd4a27da21d0173", "url": "https://files.pythonhosted.org/packages/94/b8/f1f62a5e3c0ad2ff1d189590bfa4c46b4f3b6e49cef6f26c6ee4e575394d/setuptools-80.10.2-py3-none-any.whl"}
+   ],
+   "sources": {"apt_build": [], "compile": false, "items": [], "soc_version": ""}},
+  {"slug": "2-torch/deps-sympy",
+   "requirements": [
+    "sympy==1.14.0 --hash=sha256:e091cc3e99d2141a0ba2847328f5479b05d94a6635cb96148ccb3f34671bd8f5"
+   ],
+   "files": [
+    {"index": "https://pypi.org/simple", "name": "sympy-1.14.0-py3-none-any.whl", "project": "sympy", "sha256": "e091cc3e99d2141a0ba2847328f5479b05d94a6635cb96148ccb3f34671bd8f5", "url": "https://files.pythonhosted.org/packages/a2/09/77d55d46fd61b4a135c444fc97158ef34a095e5681d0a6c10b75bf356191/sympy-1.14.0-py3-none-any.whl"}
    ],
    "sources": {"apt_build": [], "compile": false, "items": [], "soc_version": ""}},
   {"slug": "2-torch/deps",
@@ -169,7 +177,6 @@ args=(--repo "$root" --venv "$venv" --cache "$cache")
     "markupsafe==3.0.4 --hash=sha256:6da83a088f8ef93b2d483a8232a4dbf4d69d3d8496b568a03c56becac43e1808",
     "mpmath==1.3.0 --hash=sha256:a0b2b9fe80bbcd81a6647ff13108738cfb482d481d826cc0e02f5b35e5c88d2c",
     "networkx==3.6.1 --hash=sha256:d47fbf302e7d9cbbb9e2555a0d267983d2aa476bac30e90dfbe5669bd57f3762",
-    "sympy==1.14.0 --hash=sha256:e091cc3e99d2141a0ba2847328f5479b05d94a6635cb96148ccb3f34671bd8f5",
     "typing-extensions==4.16.0 --hash=sha256:481caa481374e813c1b176ada14e97f1f67a4539ce9cfeb3f350d78d6370c2e8"
    ],
    "files": [
@@ -179,16 +186,69 @@ args=(--repo "$root" --venv "$venv" --cache "$cache")
     {"index": "https://pypi.org/simple", "name": "markupsafe-3.0.4-cp311-cp311-manylinux2014_x86_64.manylinux_2_17_x86_64.manylinux_2_28_x86_64.whl", "project": "markupsafe", "sha256": "6da83a088f8ef93b2d483a8232a4dbf4d69d3d8496b568a03c56becac43e1808", "url": "https://files.pythonhosted.org/packages/81/a5/a513b76c139a3915b43404324e55c0b7979ae4f0d39eb6f075b0282e90a8/markupsafe-3.0.4-cp311-cp311-manylinux2014_x86_64.manylinux_2_17_x86_64.manylinux_2_28_x86_64.whl"},
     {"index": "https://pypi.org/simple", "name": "mpmath-1.3.0-py3-none-any.whl", "project": "mpmath", "sha256": "a0b2b9fe80bbcd81a6647ff13108738cfb482d481d826cc0e02f5b35e5c88d2c", "url": "https://files.pythonhosted.org/packages/43/e3/7d92a15f894aa0c9c4b49b8ee9ac9850d6e63b03c9c32c0367a13ae62209/mpmath-1.3.0-py3-none-any.whl"},
     {"index": "https://pypi.org/simple", "name": "networkx-3.6.1-py3-none-any.whl", "project": "networkx", "sha256": "d47fbf302e7d9cbbb9e2555a0d267983d2aa476bac30e90dfbe5669bd57f3762", "url": "https://files.pythonhosted.org/packages/9e/c9/b2622292ea83fbb4ec318f5b9ab867d0a28ab43c5717bb85b0a5f6b3b0a4/networkx-3.6.1-py3-none-any.whl"},
-    {"index": "https://pypi.org/simple", "name": "sympy-1.14.0-py3-none-any.whl", "project": "sympy", "sha256": "e091cc3e99d2141a0ba2847328f5479b05d94a6635cb96148ccb3f34671bd8f5", "url": "https://files.pythonhosted.org/packages/a2/09/77d55d46fd61b4a135c444fc97158ef34a095e5681d0a6c10b75bf356191/sympy-1.14.0-py3-none-any.whl"},
     {"index": "https://pypi.org/simple", "name": "typing_extensions-4.16.0-py3-none-any.whl", "project": "typing-extensions", "sha256": "481caa481374e813c1b176ada14e97f1f67a4539ce9cfeb3f350d78d6370c2e8", "url": "https://files.pythonhosted.org/packages/49/d3/b8441a820a491ddfc024b0b0cf0393375b75ea13866d9c66727e54c2fc80/typing_extensions-4.16.0-py3-none-any.whl"}
    ],
    "sources": {"apt_build": [], "compile": false, "items": [], "soc_version": ""}},
-  {"slug": "2-torch/pins",
+  {"slug": "2-torch/pins-torch-cpu",
    "requirements": [
     "torch==2.13.0+cpu --hash=sha256:6746dbcbeb526eb61330b76b41ff1b4eb848951103a892eeb080dfa2b264667b"
    ],
    "files": [
     {"index": "https://download.pytorch.org/whl/cpu", "name": "torch-2.13.0+cpu-cp311-cp311-manylinux_2_28_x86_64.whl", "project": "torch", "sha256": "6746dbcbeb526eb61330b76b41ff1b4eb848951103a892eeb080dfa2b264667b", "url": ""}
+   ],
+   "sources": {"apt_build": [], "compile": false, "items": [], "soc_version": ""}},
+  {"slug": "2-torch/pins-torch",
+   "requirements": [
+   ],
+   "files": [
+   ],
+   "sources": {"apt_build": [], "compile": false, "items": [], "soc_version": ""}},
+  {"slug": "3-frameworks/deps-grpcio",
+   "requirements": [
+    "grpcio==1.85.3 --hash=sha256:f2948333a1f462c0e559b5ea436655ed36822fa448f5713d6de2d483bed6e03f"
+   ],
+   "files": [
+    {"index": "https://pypi.org/simple", "name": "grpcio-1.85.3-cp311-cp311-manylinux2014_x86_64.manylinux_2_17_x86_64.whl", "project": "grpcio", "sha256": "f2948333a1f462c0e559b5ea436655ed36822fa448f5713d6de2d483bed6e03f", "url": "https://files.pythonhosted.org/packages/ce/2e/ece7b743fd06a24a13306e2398a67529e01bb21f41f9cff99a3d2e39190d/grpcio-1.85.3-cp311-cp311-manylinux2014_x86_64.manylinux_2_17_x86_64.whl"}
+   ],
+   "sources": {"apt_build": [], "compile": false, "items": [], "soc_version": ""}},
+  {"slug": "3-frameworks/deps-mistral-common",
+   "requirements": [
+    "mistral-common==1.13.1 --hash=sha256:98b4d0755b8d90bf4691fa8f1b70cb3b4a8cd4dc1653c4ed08ef3d1c7d2c29af"
+   ],
+   "files": [
+    {"index": "https://pypi.org/simple", "name": "mistral_common-1.13.1-py3-none-any.whl", "project": "mistral-common", "sha256": "98b4d0755b8d90bf4691fa8f1b70cb3b4a8cd4dc1653c4ed08ef3d1c7d2c29af", "url": "https://files.pythonhosted.org/packages/e5/9c/58411e76b2bdd31a012a756dd0d13a624669cdd728e8966d709113d0d437/mistral_common-1.13.1-py3-none-any.whl"}
+   ],
+   "sources": {"apt_build": [], "compile": false, "items": [], "soc_version": ""}},
+  {"slug": "3-frameworks/deps-numpy",
+   "requirements": [
+    "numpy==2.3.5 --hash=sha256:8cba086a43d54ca804ce711b2a940b16e452807acebe7852ff327f1ecd49b0d4"
+   ],
+   "files": [
+    {"index": "https://pypi.org/simple", "name": "numpy-2.3.5-cp311-cp311-manylinux_2_27_x86_64.manylinux_2_28_x86_64.whl", "project": "numpy", "sha256": "8cba086a43d54ca804ce711b2a940b16e452807acebe7852ff327f1ecd49b0d4", "url": "https://files.pythonhosted.org/packages/65/fb/2b23769462b34398d9326081fad5655198fcf18966fcb1f1e49db44fbf31/numpy-2.3.5-cp311-cp311-manylinux_2_27_x86_64.manylinux_2_28_x86_64.whl"}
+   ],
+   "sources": {"apt_build": [], "compile": false, "items": [], "soc_version": ""}},
+  {"slug": "3-frameworks/deps-opencv-python-headless",
+   "requirements": [
+    "opencv-python-headless==5.1.0.95 --hash=sha256:7d387d4a64abe0c737440d38b5a90822f9bbcc10c8ce06a35904d6ecf7a2fb30"
+   ],
+   "files": [
+    {"index": "https://pypi.org/simple", "name": "opencv_python_headless-5.1.0.95-cp37-abi3-manylinux_2_28_x86_64.whl", "project": "opencv-python-headless", "sha256": "7d387d4a64abe0c737440d38b5a90822f9bbcc10c8ce06a35904d6ecf7a2fb30", "url": "https://files.pythonhosted.org/packages/c2/be/cdf44e32b580af6c0e8f237665c538e6a5a37872f865e92e08fb854d5fd9/opencv_python_headless-5.1.0.95-cp37-abi3-manylinux_2_28_x86_64.whl"}
+   ],
+   "sources": {"apt_build": [], "compile": false, "items": [], "soc_version": ""}},
+  {"slug": "3-frameworks/deps-pillow",
+   "requirements": [
+    "pillow==13.0.0 --hash=sha256:a625df9a2a5597fa5e5266e01aefc82604bb85d291e3547981e863560d75da6c"
+   ],
+   "files": [
+    {"index": "https://pypi.org/simple", "name": "pillow-13.0.0-cp311-cp311-manylinux_2_27_x86_64.manylinux_2_28_x86_64.whl", "project": "pillow", "sha256": "a625df9a2a5597fa5e5266e01aefc82604bb85d291e3547981e863560d75da6c", "url": "https://files.pythonhosted.org/packages/36/46/f509b74787f40ce0627501089d630b2c741b63b244c1f40b640b3b01e181/pillow-13.0.0-cp311-cp311-manylinux_2_27_x86_64.manylinux_2_28_x86_64.whl"}
+   ],
+   "sources": {"apt_build": [], "compile": false, "items": [], "soc_version": ""}},
+  {"slug": "3-frameworks/deps-pycountry",
+   "requirements": [
+    "pycountry==26.2.16 --hash=sha256:115c4baf7cceaa30f59a4694d79483c9167dbce7a9de4d3d571c5f3ea77c305a"
+   ],
+   "files": [
+    {"index": "https://pypi.org/simple", "name": "pycountry-26.2.16-py3-none-any.whl", "project": "pycountry", "sha256": "115c4baf7cceaa30f59a4694d79483c9167dbce7a9de4d3d571c5f3ea77c305a", "url": "https://files.pythonhosted.org/packages/9c/42/7703bd45b62fecd44cd7d3495423097e2f7d28bc2e99e7c1af68892ab157/pycountry-26.2.16-py3-none-any.whl"}
    ],
    "sources": {"apt_build": [], "compile": false, "items": [], "soc_version": ""}},
   {"slug": "3-frameworks/deps",
@@ -229,7 +289,6 @@ args=(--repo "$root" --venv "$venv" --cache "$cache")
     "frozenlist==1.8.0 --hash=sha256:2552f44204b744fba866e573be4c1f9048d6a324dfe14475103fd51613eb1d1f",
     "gguf==0.19.0 --hash=sha256:70bcd10edfe697fb2dad6e40af2234b9d8ece9a41a99761405121ebda1c3c1cd",
     "googleapis-common-protos==1.76.0 --hash=sha256:59e13344a9f3651aa201a03e2bee815a3bf43a4baf1f9ff8a9b62a840ce25fac",
-    "grpcio==1.85.3 --hash=sha256:f2948333a1f462c0e559b5ea436655ed36822fa448f5713d6de2d483bed6e03f",
     "h11==0.16.0 --hash=sha256:63cf8bbe7522de3bf65932fda1d9c2772064ffb3dae62d55932da54b31cb6c86",
     "hf-xet==1.8.0 --hash=sha256:29dab7c904cd1914a0439c6e1306c12c7497c8bd32290fbe563ebf51ca4b6d6d",
     "httpcore==1.0.9 --hash=sha256:2d400746a40668fc9dec9810239072b40b4484b640a8c38fd654a024c7a1bf55",
@@ -253,15 +312,12 @@ args=(--repo "$root" --venv "$venv" --cache "$cache")
     "mcp==2.3.0 --hash=sha256:dd0c44c089d16453e8ae31a3877a0054d7a2314caaa81f5e0541b9b1734b2377",
     "mcp-types==2.3.0 --hash=sha256:968efdbdaedfab06adae40d378a34395f1090c5921d4be3c9cde283aaf76d91d",
     "mdurl==0.1.2 --hash=sha256:84008a41e51615a49fc9966191ff91509e3c40b939176e643fd50a5c2196b8f8",
-    "mistral-common==1.13.1 --hash=sha256:98b4d0755b8d90bf4691fa8f1b70cb3b4a8cd4dc1653c4ed08ef3d1c7d2c29af",
     "model-hosting-container-standards==0.1.16 --hash=sha256:47f4f65713120bc3a69feb022981a38db9e557aedf88dbd72077f20588caa12b",
     "msgspec==0.23.0 --hash=sha256:2e514e5b2a23e376f545f4962834b7312d9400705627c53330116b46daddfbe3",
     "multidict==7.2.1 --hash=sha256:3b7542fad2706595c1b1853b46f2c3c4ae5cc5a6252b7225f294d607a29e1bdf",
     "ninja==1.13.2 --hash=sha256:65a24341b5ac09fcadcc37082660be40a94174e51a937fabf6e2cae26225fa2c",
-    "numpy==2.3.5 --hash=sha256:8cba086a43d54ca804ce711b2a940b16e452807acebe7852ff327f1ecd49b0d4",
     "openai==3.57.0 --hash=sha256:f97bc74024c06ced8428b56c4a3594066709d3082779bf9d0b4b6092fbf587a8",
     "openai-harmony==0.0.8 --hash=sha256:c007d277218a50db8839e599ed78e0fffe5130f614c3f6d93ae257f282071a29",
-    "opencv-python-headless==5.1.0.95 --hash=sha256:7d387d4a64abe0c737440d38b5a90822f9bbcc10c8ce06a35904d6ecf7a2fb30",
     "opentelemetry-api==1.45.2 --hash=sha256:2cbd737377e710ee740d261c94e93fa0f08e6d037c18f17513cc0a2d94479a34",
     "opentelemetry-exporter-http-transport==0.66b2 --hash=sha256:fd5f5b490c099acda1cd7b909d5e8981436bf18cc8c6098d302d114c271720e9",
     "opentelemetry-exporter-otlp==1.45.2 --hash=sha256:52c8b9f268289c92c08b3a97f48c63d6e5c037f25ca1f6f29ef162fb78974afc",
@@ -275,7 +331,6 @@ args=(--repo "$root" --venv "$venv" --cache "$cache")
     "opentelemetry-semantic-conventions-ai==0.5.1 --hash=sha256:25aeb22bd261543b4898a73824026d96770e5351209c7d07a0b1314762b1f6e4",
     "outlines-core==0.2.14 --hash=sha256:615566bf8257d2bba8ac192cdfc29d1c4357f57b53672fbd622e821215e4f1bd",
     "partial-json-parser==0.2.1.1.post7 --hash=sha256:145119e5eabcf80cbb13844a6b50a85c68bf99d376f8ed771e2a3c3b03e653ae",
-    "pillow==13.0.0 --hash=sha256:a625df9a2a5597fa5e5266e01aefc82604bb85d291e3547981e863560d75da6c",
     "prometheus-client==0.26.0 --hash=sha256:fa93d06737aa02bacd05794768508bb97d2fbee28cb3bca04eaae92f0ca953d6",
     "prometheus-fastapi-instrumentator==8.1.0 --hash=sha256:b9f40b2cff3f7891ca0610b3ae4fc6ec723fd326b04bb659819aaeb821a0fc7d",
     "propcache==0.5.4 --hash=sha256:6e9368e87a3efc285e559131092c5db643eb8e56de4ee42064d5baec22ef2bb5",
@@ -283,7 +338,6 @@ args=(--repo "$root" --venv "$venv" --cache "$cache")
     "psutil==7.2.2 --hash=sha256:076a2d2f923fd4821644f5ba89f059523da90dc9014e85f8e45a5774ca5bc6f9",
     "py-cpuinfo==9.0.0 --hash=sha256:859625bc251f64e21f077d099d4162689c762b5d6a4c3c97553d56241c9674d5",
     "pybase64==1.5.1 --hash=sha256:13cfb64d2a0a8e15b9196c8b1ad61d8adfd8ee68bf4ce749cbb3a313239fef3b",
-    "pycountry==26.2.16 --hash=sha256:115c4baf7cceaa30f59a4694d79483c9167dbce7a9de4d3d571c5f3ea77c305a",
     "pycparser==3.12 --hash=sha256:a076f3f489b39b43ed13563a1dafe42447445bec2e294154ec5c57fcdda4c85e",
     "pydantic==2.14.4 --hash=sha256:653a2ad9f6d8858529c77c72717d0ea991d6c6837fe683246b2f4b2bbfc3fadc",
     "pydantic-core==2.50.5 --hash=sha256:488319076ec92908b91fc6265ce761f1d78748f69f85518564fd16bf333e1b70",
@@ -363,7 +417,6 @@ args=(--repo "$root" --venv "$venv" --cache "$cache")
     {"index": "https://pypi.org/simple", "name": "frozenlist-1.8.0-cp311-cp311-manylinux1_x86_64.manylinux_2_28_x86_64.manylinux_2_5_x86_64.whl", "project": "frozenlist", "sha256": "2552f44204b744fba866e573be4c1f9048d6a324dfe14475103fd51613eb1d1f", "url": "https://files.pythonhosted.org/packages/11/b1/71a477adc7c36e5fb628245dfbdea2166feae310757dea848d02bd0689fd/frozenlist-1.8.0-cp311-cp311-manylinux1_x86_64.manylinux_2_28_x86_64.manylinux_2_5_x86_64.whl"},
     {"index": "https://pypi.org/simple", "name": "gguf-0.19.0-py3-none-any.whl", "project": "gguf", "sha256": "70bcd10edfe697fb2dad6e40af2234b9d8ece9a41a99761405121ebda1c3c1cd", "url": "https://files.pythonhosted.org/packages/b3/bb/d71d6da82763528c2c2ed6b59a9d6142c6595545a4c448e2085d155e88c2/gguf-0.19.0-py3-none-any.whl"},
     {"index": "https://pypi.org/simple", "name": "googleapis_common_protos-1.76.0-py3-none-any.whl", "project": "googleapis-common-protos", "sha256": "59e13344a9f3651aa201a03e2bee815a3bf43a4baf1f9ff8a9b62a840ce25fac", "url": "https://files.pythonhosted.org/packages/05/6d/78dc67a9e779e594b49bf62604034d3a6aa428a55afc729cafda4b7333e1/googleapis_common_protos-1.76.0-py3-none-any.whl"},
-    {"index": "https://pypi.org/simple", "name": "grpcio-1.85.3-cp311-cp311-manylinux2014_x86_64.manylinux_2_17_x86_64.whl", "project": "grpcio", "sha256": "f2948333a1f462c0e559b5ea436655ed36822fa448f5713d6de2d483bed6e03f", "url": "https://files.pythonhosted.org/packages/ce/2e/ece7b743fd06a24a13306e2398a67529e01bb21f41f9cff99a3d2e39190d/grpcio-1.85.3-cp311-cp311-manylinux2014_x86_64.manylinux_2_17_x86_64.whl"},
     {"index": "https://pypi.org/simple", "name": "h11-0.16.0-py3-none-any.whl", "project": "h11", "sha256": "63cf8bbe7522de3bf65932fda1d9c2772064ffb3dae62d55932da54b31cb6c86", "url": "https://files.pythonhosted.org/packages/04/4b/29cac41a4d98d144bf5f6d33995617b185d14b22401f75ca86f384e87ff1/h11-0.16.0-py3-none-any.whl"},
     {"index": "https://pypi.org/simple", "name": "hf_xet-1.8.0-cp38-abi3-manylinux2014_x86_64.manylinux_2_17_x86_64.whl", "project": "hf-xet", "sha256": "29dab7c904cd1914a0439c6e1306c12c7497c8bd32290fbe563ebf51ca4b6d6d", "url": "https://files.pythonhosted.org/packages/f8/1e/1e8ecc05ef034e9a95c18ed32d2ec07905a7cd2ca611a9d88e25ee1f4850/hf_xet-1.8.0-cp38-abi3-manylinux2014_x86_64.manylinux_2_17_x86_64.whl"},
     {"index": "https://pypi.org/simple", "name": "httpcore-1.0.9-py3-none-any.whl", "project": "httpcore", "sha256": "2d400746a40668fc9dec9810239072b40b4484b640a8c38fd654a024c7a1bf55", "url": "https://files.pythonhosted.org/packages/7e/f5/f66802a942d491edb555dd61e3a9961140fd64c90bce1eafd741609d334d/httpcore-1.0.9-py3-none-any.whl"},
@@ -387,15 +440,12 @@ args=(--repo "$root" --venv "$venv" --cache "$cache")
     {"index": "https://pypi.org/simple", "name": "mcp-2.3.0-py3-none-any.whl", "project": "mcp", "sha256": "dd0c44c089d16453e8ae31a3877a0054d7a2314caaa81f5e0541b9b1734b2377", "url": "https://files.pythonhosted.org/packages/20/d7/4a2878f128df729db3ca04e71bfce26405cc2e0c9ebe19c592feeb4c61b9/mcp-2.3.0-py3-none-any.whl"},
     {"index": "https://pypi.org/simple", "name": "mcp_types-2.3.0-py3-none-any.whl", "project": "mcp-types", "sha256": "968efdbdaedfab06adae40d378a34395f1090c5921d4be3c9cde283aaf76d91d", "url": "https://files.pythonhosted.org/packages/ce/48/32583066b155bb5d4507e7887dc88ee23118cc4de8e2a12870c49719e2a8/mcp_types-2.3.0-py3-none-any.whl"},
     {"index": "https://pypi.org/simple", "name": "mdurl-0.1.2-py3-none-any.whl", "project": "mdurl", "sha256": "84008a41e51615a49fc9966191ff91509e3c40b939176e643fd50a5c2196b8f8", "url": "https://files.pythonhosted.org/packages/b3/38/89ba8ad64ae25be8de66a6d463314cf1eb366222074cfda9ee839c56a4b4/mdurl-0.1.2-py3-none-any.whl"},
-    {"index": "https://pypi.org/simple", "name": "mistral_common-1.13.1-py3-none-any.whl", "project": "mistral-common", "sha256": "98b4d0755b8d90bf4691fa8f1b70cb3b4a8cd4dc1653c4ed08ef3d1c7d2c29af", "url": "https://files.pythonhosted.org/packages/e5/9c/58411e76b2bdd31a012a756dd0d13a624669cdd728e8966d709113d0d437/mistral_common-1.13.1-py3-none-any.whl"},
     {"index": "https://pypi.org/simple", "name": "model_hosting_container_standards-0.1.16-py3-none-any.whl", "project": "model-hosting-container-standards", "sha256": "47f4f65713120bc3a69feb022981a38db9e557aedf88dbd72077f20588caa12b", "url": "https://files.pythonhosted.org/packages/07/ef/6eabeb251d2a0598cb5f9a274159e05ae07a1e3fe6a1473bf6035793252a/model_hosting_container_standards-0.1.16-py3-none-any.whl"},
     {"index": "https://pypi.org/simple", "name": "msgspec-0.23.0-cp311-cp311-manylinux2014_x86_64.manylinux_2_17_x86_64.manylinux_2_28_x86_64.whl", "project": "msgspec", "sha256": "2e514e5b2a23e376f545f4962834b7312d9400705627c53330116b46daddfbe3", "url": "https://files.pythonhosted.org/packages/5c/79/7844827ee0c6e6bc0bf5546b3b9aa30f0352a2fcc00161ac4285c5a36d5c/msgspec-0.23.0-cp311-cp311-manylinux2014_x86_64.manylinux_2_17_x86_64.manylinux_2_28_x86_64.whl"},
     {"index": "https://pypi.org/simple", "name": "multidict-7.2.1-cp311-cp311-manylinux2014_x86_64.manylinux_2_17_x86_64.manylinux_2_28_x86_64.whl", "project": "multidict", "sha256": "3b7542fad2706595c1b1853b46f2c3c4ae5cc5a6252b7225f294d607a29e1bdf", "url": "https://files.pythonhosted.org/packages/d0/38/b8403d97ae5273002fa664c3c440c5cc186082fa0ba20fcc93885d13a686/multidict-7.2.1-cp311-cp311-manylinux2014_x86_64.manylinux_2_17_x86_64.manylinux_2_28_x86_64.whl"},
     {"index": "https://pypi.org/simple", "name": "ninja-1.13.2-py3-none-manylinux2014_x86_64.manylinux_2_17_x86_64.whl", "project": "ninja", "sha256": "65a24341b5ac09fcadcc37082660be40a94174e51a937fabf6e2cae26225fa2c", "url": "https://files.pythonhosted.org/packages/6e/53/ebfed7b689c338dd8ebeec9c0730c8d56821292f14e2536e5f3ef1a05744/ninja-1.13.2-py3-none-manylinux2014_x86_64.manylinux_2_17_x86_64.whl"},
-    {"index": "https://pypi.org/simple", "name": "numpy-2.3.5-cp311-cp311-manylinux_2_27_x86_64.manylinux_2_28_x86_64.whl", "project": "numpy", "sha256": "8cba086a43d54ca804ce711b2a940b16e452807acebe7852ff327f1ecd49b0d4", "url": "https://files.pythonhosted.org/packages/65/fb/2b23769462b34398d9326081fad5655198fcf18966fcb1f1e49db44fbf31/numpy-2.3.5-cp311-cp311-manylinux_2_27_x86_64.manylinux_2_28_x86_64.whl"},
     {"index": "https://pypi.org/simple", "name": "openai-3.57.0-py3-none-any.whl", "project": "openai", "sha256": "f97bc74024c06ced8428b56c4a3594066709d3082779bf9d0b4b6092fbf587a8", "url": "https://files.pythonhosted.org/packages/e0/40/0475208a470f90a1d3e94b41382678b44f311c2ea2a317228531e2193567/openai-3.57.0-py3-none-any.whl"},
     {"index": "https://pypi.org/simple", "name": "openai_harmony-0.0.8-cp38-abi3-manylinux_2_17_x86_64.manylinux2014_x86_64.whl", "project": "openai-harmony", "sha256": "c007d277218a50db8839e599ed78e0fffe5130f614c3f6d93ae257f282071a29", "url": "https://files.pythonhosted.org/packages/25/3f/1a192b93bb47c6b44cd98ba8cc1d3d2a9308f1bb700c3017e6352da11bda/openai_harmony-0.0.8-cp38-abi3-manylinux_2_17_x86_64.manylinux2014_x86_64.whl"},
-    {"index": "https://pypi.org/simple", "name": "opencv_python_headless-5.1.0.95-cp37-abi3-manylinux_2_28_x86_64.whl", "project": "opencv-python-headless", "sha256": "7d387d4a64abe0c737440d38b5a90822f9bbcc10c8ce06a35904d6ecf7a2fb30", "url": "https://files.pythonhosted.org/packages/c2/be/cdf44e32b580af6c0e8f237665c538e6a5a37872f865e92e08fb854d5fd9/opencv_python_headless-5.1.0.95-cp37-abi3-manylinux_2_28_x86_64.whl"},
     {"index": "https://pypi.org/simple", "name": "opentelemetry_api-1.45.2-py3-none-any.whl", "project": "opentelemetry-api", "sha256": "2cbd737377e710ee740d261c94e93fa0f08e6d037c18f17513cc0a2d94479a34", "url": "https://files.pythonhosted.org/packages/a9/2d/610db864d7513158cebb8f36cc88e67e73bd6c7aa1905ef18d89e1281c81/opentelemetry_api-1.45.2-py3-none-any.whl"},
     {"index": "https://pypi.org/simple", "name": "opentelemetry_exporter_http_transport-0.66b2-py3-none-any.whl", "project": "opentelemetry-exporter-http-transport", "sha256": "fd5f5b490c099acda1cd7b909d5e8981436bf18cc8c6098d302d114c271720e9", "url": "https://files.pythonhosted.org/packages/a1/b2/c622a101f31c0e6670b82f4264c4e77c161bce415bc6fc158fda0b82e218/opentelemetry_exporter_http_transport-0.66b2-py3-none-any.whl"},
     {"index": "https://pypi.org/simple", "name": "opentelemetry_exporter_otlp-1.45.2-py3-none-any.whl", "project": "opentelemetry-exporter-otlp", "sha256": "52c8b9f268289c92c08b3a97f48c63d6e5c037f25ca1f6f29ef162fb78974afc", "url": "https://files.pythonhosted.org/packages/19/27/fcc3b725ddbfa274fbf6098c9583032557671d35aa8d5e08d7e7277fb126/opentelemetry_exporter_otlp-1.45.2-py3-none-any.whl"},
@@ -409,7 +459,6 @@ args=(--repo "$root" --venv "$venv" --cache "$cache")
     {"index": "https://pypi.org/simple", "name": "opentelemetry_semantic_conventions_ai-0.5.1-py3-none-any.whl", "project": "opentelemetry-semantic-conventions-ai", "sha256": "25aeb22bd261543b4898a73824026d96770e5351209c7d07a0b1314762b1f6e4", "url": "https://files.pythonhosted.org/packages/55/22/41fb05f1dc5fda2c468e05a41814c20859016c85117b66c8a257cae814f6/opentelemetry_semantic_conventions_ai-0.5.1-py3-none-any.whl"},
     {"index": "https://pypi.org/simple", "name": "outlines_core-0.2.14-cp311-cp311-manylinux_2_17_x86_64.manylinux2014_x86_64.whl", "project": "outlines-core", "sha256": "615566bf8257d2bba8ac192cdfc29d1c4357f57b53672fbd622e821215e4f1bd", "url": "https://files.pythonhosted.org/packages/f7/69/e0be45d4c8ad7d301cdc9917d22ff39211da1e830f92fb07b29c9221b5c4/outlines_core-0.2.14-cp311-cp311-manylinux_2_17_x86_64.manylinux2014_x86_64.whl"},
     {"index": "https://pypi.org/simple", "name": "partial_json_parser-0.2.1.1.post7-py3-none-any.whl", "project": "partial-json-parser", "sha256": "145119e5eabcf80cbb13844a6b50a85c68bf99d376f8ed771e2a3c3b03e653ae", "url": "https://files.pythonhosted.org/packages/42/32/658973117bf0fd82a24abbfb94fe73a5e86216e49342985e10acce54775a/partial_json_parser-0.2.1.1.post7-py3-none-any.whl"},
-    {"index": "https://pypi.org/simple", "name": "pillow-13.0.0-cp311-cp311-manylinux_2_27_x86_64.manylinux_2_28_x86_64.whl", "project": "pillow", "sha256": "a625df9a2a5597fa5e5266e01aefc82604bb85d291e3547981e863560d75da6c", "url": "https://files.pythonhosted.org/packages/36/46/f509b74787f40ce0627501089d630b2c741b63b244c1f40b640b3b01e181/pillow-13.0.0-cp311-cp311-manylinux_2_27_x86_64.manylinux_2_28_x86_64.whl"},
     {"index": "https://pypi.org/simple", "name": "prometheus_client-0.26.0-py3-none-any.whl", "project": "prometheus-client", "sha256": "fa93d06737aa02bacd05794768508bb97d2fbee28cb3bca04eaae92f0ca953d6", "url": "https://files.pythonhosted.org/packages/eb/a3/b69efbf4143b5b9859b977770bbbabcc2796b702fa69dc40271e45cd5a56/prometheus_client-0.26.0-py3-none-any.whl"},
     {"index": "https://pypi.org/simple", "name": "prometheus_fastapi_instrumentator-8.1.0-py3-none-any.whl", "project": "prometheus-fastapi-instrumentator", "sha256": "b9f40b2cff3f7891ca0610b3ae4fc6ec723fd326b04bb659819aaeb821a0fc7d", "url": "https://files.pythonhosted.org/packages/44/b9/91a2246e6cf01b7ccb14479803c8a50f9c258ae5c6a0f16ba3294820632b/prometheus_fastapi_instrumentator-8.1.0-py3-none-any.whl"},
     {"index": "https://pypi.org/simple", "name": "propcache-0.5.4-cp311-cp311-manylinux2014_x86_64.manylinux_2_17_x86_64.manylinux_2_28_x86_64.whl", "project": "propcache", "sha256": "6e9368e87a3efc285e559131092c5db643eb8e56de4ee42064d5baec22ef2bb5", "url": "https://files.pythonhosted.org/packages/c7/06/519a5ebb48b6f94beb48396e55c905f12246a25c3a3608a7ec7bceabf50e/propcache-0.5.4-cp311-cp311-manylinux2014_x86_64.manylinux_2_17_x86_64.manylinux_2_28_x86_64.whl"},
@@ -417,7 +466,6 @@ args=(--repo "$root" --venv "$venv" --cache "$cache")
     {"index": "https://pypi.org/simple", "name": "psutil-7.2.2-cp36-abi3-manylinux2010_x86_64.manylinux_2_12_x86_64.manylinux_2_28_x86_64.whl", "project": "psutil", "sha256": "076a2d2f923fd4821644f5ba89f059523da90dc9014e85f8e45a5774ca5bc6f9", "url": "https://files.pythonhosted.org/packages/b5/70/5d8df3b09e25bce090399cf48e452d25c935ab72dad19406c77f4e828045/psutil-7.2.2-cp36-abi3-manylinux2010_x86_64.manylinux_2_12_x86_64.manylinux_2_28_x86_64.whl"},
     {"index": "https://pypi.org/simple", "name": "py_cpuinfo-9.0.0-py3-none-any.whl", "project": "py-cpuinfo", "sha256": "859625bc251f64e21f077d099d4162689c762b5d6a4c3c97553d56241c9674d5", "url": "https://files.pythonhosted.org/packages/e0/a9/023730ba63db1e494a271cb018dcd361bd2c917ba7004c3e49d5daf795a2/py_cpuinfo-9.0.0-py3-none-any.whl"},
     {"index": "https://pypi.org/simple", "name": "pybase64-1.5.1-cp311-cp311-manylinux1_x86_64.manylinux2014_x86_64.manylinux_2_17_x86_64.manylinux_2_5_x86_64.whl", "project": "pybase64", "sha256": "13cfb64d2a0a8e15b9196c8b1ad61d8adfd8ee68bf4ce749cbb3a313239fef3b", "url": "https://files.pythonhosted.org/packages/83/90/3fcd7eb178db3001e9bce5963a997836843136cf994225b065dc6e23b4c3/pybase64-1.5.1-cp311-cp311-manylinux1_x86_64.manylinux2014_x86_64.manylinux_2_17_x86_64.manylinux_2_5_x86_64.whl"},
-    {"index": "https://pypi.org/simple", "name": "pycountry-26.2.16-py3-none-any.whl", "project": "pycountry", "sha256": "115c4baf7cceaa30f59a4694d79483c9167dbce7a9de4d3d571c5f3ea77c305a", "url": "https://files.pythonhosted.org/packages/9c/42/7703bd45b62fecd44cd7d3495423097e2f7d28bc2e99e7c1af68892ab157/pycountry-26.2.16-py3-none-any.whl"},
     {"index": "https://pypi.org/simple", "name": "pycparser-3.12-py3-none-any.whl", "project": "pycparser", "sha256": "a076f3f489b39b43ed13563a1dafe42447445bec2e294154ec5c57fcdda4c85e", "url": "https://files.pythonhosted.org/packages/b6/ae/315bbeee126a769cbde43cf4908acb4b40408d8bf8bbf334dd7368d8dadf/pycparser-3.12-py3-none-any.whl"},
     {"index": "https://pypi.org/simple", "name": "pydantic-2.14.4-py3-none-any.whl", "project": "pydantic", "sha256": "653a2ad9f6d8858529c77c72717d0ea991d6c6837fe683246b2f4b2bbfc3fadc", "url": "https://files.pythonhosted.org/packages/8a/8c/824a686c4ba815ddb0722f9e66272088bccd4e1ae1d2f7015375e4a4fc7f/pydantic-2.14.4-py3-none-any.whl"},
     {"index": "https://pypi.org/simple", "name": "pydantic_core-2.50.5-cp311-cp311-manylinux2014_x86_64.manylinux_2_17_x86_64.whl", "project": "pydantic-core", "sha256": "488319076ec92908b91fc6265ce761f1d78748f69f85518564fd16bf333e1b70", "url": "https://files.pythonhosted.org/packages/bd/77/9520ca4c8f9bac81c2c4124389a8413c9d0e97e054b1d0c854b71e104297/pydantic_core-2.50.5-cp311-cp311-manylinux2014_x86_64.manylinux_2_17_x86_64.whl"},
@@ -461,23 +509,104 @@ args=(--repo "$root" --venv "$venv" --cache "$cache")
     {"index": "https://pypi.org/simple", "name": "yarl-1.25.1-cp311-cp311-manylinux2014_x86_64.manylinux_2_17_x86_64.manylinux_2_28_x86_64.whl", "project": "yarl", "sha256": "d5add7b4ca7afeea91d52e4d4e4db3b1fe9885b71f07054560d8c4296b7441a2", "url": "https://files.pythonhosted.org/packages/95/0c/a71501bbc1a674ff72c4d6c2b75f4d9a5af819f5244c3a7558080a8802c5/yarl-1.25.1-cp311-cp311-manylinux2014_x86_64.manylinux_2_17_x86_64.manylinux_2_28_x86_64.whl"}
    ],
    "sources": {"apt_build": [], "compile": false, "items": [], "soc_version": ""}},
-  {"slug": "3-frameworks/pins",
+  {"slug": "3-frameworks/pins-vllm",
    "requirements": [
-    "megatron-core==0.16.1 --hash=sha256:38f6bef63cd4ebc4c39c1eccbaf578596accba5c47d012faffa0670913aec131",
+   ],
+   "files": [
+   ],
+   "sources": {"apt_build": [], "compile": true, "items": [{"component": "vllm", "dist": "vllm", "env": {"VLLM_TARGET_DEVICE": "empty"}, "fetch": {"file": "vllm-0.23.0.tar.gz", "sha256": "760269db3d9611e12e524681df1bca0977d5d2f5fcb4481cc34d33efc4ae7ff5", "url": "https://files.pythonhosted.org/packages/68/c6/c4dc766b09e93de278693502612de0beba822983d4f609830406ead65cc9/vllm-0.23.0.tar.gz"}, "file": "vllm-0.23.0.tar.gz", "kind": "sdist", "sha256": "760269db3d9611e12e524681df1bca0977d5d2f5fcb4481cc34d33efc4ae7ff5", "soc_env": ""}], "soc_version": ""}},
+  {"slug": "3-frameworks/pins-megatron-core",
+   "requirements": [
+    "megatron-core==0.16.1 --hash=sha256:38f6bef63cd4ebc4c39c1eccbaf578596accba5c47d012faffa0670913aec131"
+   ],
+   "files": [
+    {"index": "https://pypi.org/simple", "name": "megatron_core-0.16.1-cp311-cp311-manylinux_2_24_x86_64.manylinux_2_28_x86_64.whl", "project": "megatron-core", "sha256": "38f6bef63cd4ebc4c39c1eccbaf578596accba5c47d012faffa0670913aec131", "url": "https://files.pythonhosted.org/packages/e0/fd/2c3a62d09e2afca4cef6171e6f6aae3d0a704d5929690a7ee44fae65d538/megatron_core-0.16.1-cp311-cp311-manylinux_2_24_x86_64.manylinux_2_28_x86_64.whl"}
+   ],
+   "sources": {"apt_build": [], "compile": false, "items": [], "soc_version": ""}},
+  {"slug": "3-frameworks/pins-mooncake-non-cuda",
+   "requirements": [
     "mooncake-transfer-engine-non-cuda==0.3.11.post1 --hash=sha256:92f0c862d2575f958a03f65ee567489d6cfad1490afd15f855cd911a6f2d981b"
    ],
    "files": [
-    {"index": "https://pypi.org/simple", "name": "megatron_core-0.16.1-cp311-cp311-manylinux_2_24_x86_64.manylinux_2_28_x86_64.whl", "project": "megatron-core", "sha256": "38f6bef63cd4ebc4c39c1eccbaf578596accba5c47d012faffa0670913aec131", "url": "https://files.pythonhosted.org/packages/e0/fd/2c3a62d09e2afca4cef6171e6f6aae3d0a704d5929690a7ee44fae65d538/megatron_core-0.16.1-cp311-cp311-manylinux_2_24_x86_64.manylinux_2_28_x86_64.whl"},
     {"index": "https://pypi.org/simple", "name": "mooncake_transfer_engine_non_cuda-0.3.11.post1-cp311-cp311-manylinux_2_35_x86_64.whl", "project": "mooncake-transfer-engine-non-cuda", "sha256": "92f0c862d2575f958a03f65ee567489d6cfad1490afd15f855cd911a6f2d981b", "url": "https://files.pythonhosted.org/packages/42/25/26e5e9e5187bc6445283179709247bfdcb4796bd29abd840a986fbffdce7/mooncake_transfer_engine_non_cuda-0.3.11.post1-cp311-cp311-manylinux_2_35_x86_64.whl"}
    ],
-   "sources": {"apt_build": [], "compile": true, "items": [{"component": "vllm", "dist": "vllm", "env": {"VLLM_TARGET_DEVICE": "empty"}, "fetch": {"file": "vllm-0.23.0.tar.gz", "sha256": "760269db3d9611e12e524681df1bca0977d5d2f5fcb4481cc34d33efc4ae7ff5", "url": "https://files.pythonhosted.org/packages/68/c6/c4dc766b09e93de278693502612de0beba822983d4f609830406ead65cc9/vllm-0.23.0.tar.gz"}, "file": "vllm-0.23.0.tar.gz", "kind": "sdist", "sha256": "760269db3d9611e12e524681df1bca0977d5d2f5fcb4481cc34d33efc4ae7ff5", "soc_env": ""}], "soc_version": ""}},
+   "sources": {"apt_build": [], "compile": false, "items": [], "soc_version": ""}},
+  {"slug": "3-frameworks/pins-mooncake-non-cuda-arm64",
+   "requirements": [
+   ],
+   "files": [
+   ],
+   "sources": {"apt_build": [], "compile": false, "items": [], "soc_version": ""}},
+  {"slug": "4-app/deps-av",
+   "requirements": [
+    "av==18.1.0 --hash=sha256:8a032e8d8ebc73dec079364b9b4a6837638a2d106e8472314e685ffbf163e700"
+   ],
+   "files": [
+    {"index": "https://pypi.org/simple", "name": "av-18.1.0-cp311-abi3-manylinux_2_28_x86_64.whl", "project": "av", "sha256": "8a032e8d8ebc73dec079364b9b4a6837638a2d106e8472314e685ffbf163e700", "url": "https://files.pythonhosted.org/packages/27/3a/204dbfc3e08eb4cdc6e6ff57be02150bc44523ebdb50182d10025792ebd9/av-18.1.0-cp311-abi3-manylinux_2_28_x86_64.whl"}
+   ],
+   "sources": {"apt_build": [], "compile": false, "items": [], "soc_version": ""}},
+  {"slug": "4-app/deps-pandas",
+   "requirements": [
+    "pandas==3.1.1 --hash=sha256:4f1602f614bb83f443381dbcbb94c4ac764b2e50c8d6c965614c5cd83e328c47"
+   ],
+   "files": [
+    {"index": "https://pypi.org/simple", "name": "pandas-3.1.1-cp311-cp311-manylinux_2_24_x86_64.manylinux_2_28_x86_64.whl", "project": "pandas", "sha256": "4f1602f614bb83f443381dbcbb94c4ac764b2e50c8d6c965614c5cd83e328c47", "url": "https://files.pythonhosted.org/packages/3a/a9/0770e9316611d45b9eb7bc5d1266a327b21d3c237fb288aa679ce419296e/pandas-3.1.1-cp311-cp311-manylinux_2_24_x86_64.manylinux_2_28_x86_64.whl"}
+   ],
+   "sources": {"apt_build": [], "compile": false, "items": [], "soc_version": ""}},
+  {"slug": "4-app/deps-pyarrow",
+   "requirements": [
+    "pyarrow==26.0.1 --hash=sha256:39cb0f2418282c24bea6ceda77b03e5a8f0a5766b63a8bf194d4e2a2c423548c"
+   ],
+   "files": [
+    {"index": "https://pypi.org/simple", "name": "pyarrow-26.0.1-cp311-cp311-manylinux_2_28_x86_64.whl", "project": "pyarrow", "sha256": "39cb0f2418282c24bea6ceda77b03e5a8f0a5766b63a8bf194d4e2a2c423548c", "url": "https://files.pythonhosted.org/packages/e6/87/6bf528898ef82dc3e8d762cbec7b42ae127a543895cc78c5df26a1f497f5/pyarrow-26.0.1-cp311-cp311-manylinux_2_28_x86_64.whl"}
+   ],
+   "sources": {"apt_build": [], "compile": false, "items": [], "soc_version": ""}},
+  {"slug": "4-app/deps-ray",
+   "requirements": [
+    "ray==2.60.0 --hash=sha256:e227f6b2af8ab4626dd9a35a5860b33864325ea137383d57f854d4637ee3fea2"
+   ],
+   "files": [
+    {"index": "https://pypi.org/simple", "name": "ray-2.60.0-cp311-cp311-manylinux2014_x86_64.whl", "project": "ray", "sha256": "e227f6b2af8ab4626dd9a35a5860b33864325ea137383d57f854d4637ee3fea2", "url": "https://files.pythonhosted.org/packages/cc/36/99ab211a4eb44b1254e6ca8c41d0c9fab23c0bc818f20d3360ccb734fe7a/ray-2.60.0-cp311-cp311-manylinux2014_x86_64.whl"}
+   ],
+   "sources": {"apt_build": [], "compile": false, "items": [], "soc_version": ""}},
+  {"slug": "4-app/deps-tensorboard",
+   "requirements": [
+    "tensorboard==2.21.0 --hash=sha256:7279316dcb6bd5bc391d623dea841531299cde1887310e8133bc34a996d32255"
+   ],
+   "files": [
+    {"index": "https://pypi.org/simple", "name": "tensorboard-2.21.0-py3-none-any.whl", "project": "tensorboard", "sha256": "7279316dcb6bd5bc391d623dea841531299cde1887310e8133bc34a996d32255", "url": "https://files.pythonhosted.org/packages/37/4b/cd2eec9642781a8f5b2fb9994e3933a7b259ab18e9d49aeede9b5acf6311/tensorboard-2.21.0-py3-none-any.whl"}
+   ],
+   "sources": {"apt_build": [], "compile": false, "items": [], "soc_version": ""}},
+  {"slug": "4-app/deps-tensorboard-data-server",
+   "requirements": [
+    "tensorboard-data-server==0.7.2 --hash=sha256:ef687163c24185ae9754ed5650eb5bc4d84ff257aabdc33f0cc6f74d8ba54530"
+   ],
+   "files": [
+    {"index": "https://pypi.org/simple", "name": "tensorboard_data_server-0.7.2-py3-none-manylinux_2_31_x86_64.whl", "project": "tensorboard-data-server", "sha256": "ef687163c24185ae9754ed5650eb5bc4d84ff257aabdc33f0cc6f74d8ba54530", "url": "https://files.pythonhosted.org/packages/73/c6/825dab04195756cf8ff2e12698f22513b3db2f64925bdd41671bfb33aaa5/tensorboard_data_server-0.7.2-py3-none-manylinux_2_31_x86_64.whl"}
+   ],
+   "sources": {"apt_build": [], "compile": false, "items": [], "soc_version": ""}},
+  {"slug": "4-app/deps-virtualenv",
+   "requirements": [
+    "virtualenv==21.14.5 --hash=sha256:b0651e0174982bba17cc6f0aaa2ef496730cb85a3f35eb5d1119d1c904f7d1da"
+   ],
+   "files": [
+    {"index": "https://pypi.org/simple", "name": "virtualenv-21.14.5-py3-none-any.whl", "project": "virtualenv", "sha256": "b0651e0174982bba17cc6f0aaa2ef496730cb85a3f35eb5d1119d1c904f7d1da", "url": "https://files.pythonhosted.org/packages/df/93/084f10ebbecdedf7902ed68fbecc903f0e9c5742155bfffb05eccbc071da/virtualenv-21.14.5-py3-none-any.whl"}
+   ],
+   "sources": {"apt_build": [], "compile": false, "items": [], "soc_version": ""}},
+  {"slug": "4-app/deps-wandb",
+   "requirements": [
+    "wandb==0.31.0 --hash=sha256:009bcf370598d5e7a3d3bb66e33510f78c17fcc0505f8aa7ecf51dbc4378f979"
+   ],
+   "files": [
+    {"index": "https://pypi.org/simple", "name": "wandb-0.31.0-py3-none-manylinux_2_28_x86_64.whl", "project": "wandb", "sha256": "009bcf370598d5e7a3d3bb66e33510f78c17fcc0505f8aa7ecf51dbc4378f979", "url": "https://files.pythonhosted.org/packages/2a/07/5594faeaea9440be2ea01cee692573416b3997879df67f0e940bfbfc2d26/wandb-0.31.0-py3-none-manylinux_2_28_x86_64.whl"}
+   ],
+   "sources": {"apt_build": [], "compile": false, "items": [], "soc_version": ""}},
   {"slug": "4-app/deps",
    "requirements": [
     "absl-py==2.5.1 --hash=sha256:721200f2f0e9960f2ca9dc3a2a706b201f5f75d812c158f059cbbe29eeafbdb8",
     "accelerate==1.16.0 --hash=sha256:180885b6d7b05a19dc2dd6f722c5ce930f615e81e9e5f79d3ca910ddb9e6859e",
     "aiohttp-cors==0.8.1 --hash=sha256:3180cf304c5c712d626b9162b195b1db7ddf976a2a25172b35bb2448b890a80d",
     "antlr4-python3-runtime==4.9.3 --hash=sha256:f224469b4168294902bb1efa80a8bf7855f24c99aef99cbefc1bcd3cce77881b",
-    "av==18.1.0 --hash=sha256:8a032e8d8ebc73dec079364b9b4a6837638a2d106e8472314e685ffbf163e700",
     "codetiming==1.4.0 --hash=sha256:3b80f409bef00941a9755c5524071ce2f72eaa4520f4bc35b33869cde024ccbd",
     "colorful==0.5.8 --hash=sha256:a9381fdda3337fbaba5771991020abc69676afa102646650b759927892875992",
     "cwevals==0.0.1b1 --hash=sha256:6936baf0ccdc5d9092abd5c2ab628cedcdae9bb72edfdf730f7aaac19118855a",
@@ -498,12 +627,10 @@ args=(--repo "$root" --venv "$venv" --cache "$cache")
     "opencensus-context==0.1.3 --hash=sha256:073bb0590007af276853009fac7e4bab1d523c3f03baf4cb4511ca38967c6039",
     "opentelemetry-exporter-prometheus==0.66b2 --hash=sha256:b73998788aa30bec3bfe20fae312650878adb59f6563ed8bf37c188cb450a189",
     "orjson==3.13.0 --hash=sha256:89bcf2d4bc6c9a7e1763c8cf534f38712e66b76a0fefda7fb7785462f0d635e4",
-    "pandas==3.1.1 --hash=sha256:4f1602f614bb83f443381dbcbb94c4ac764b2e50c8d6c965614c5cd83e328c47",
     "peft==0.21.2 --hash=sha256:106ab6077ff72c54d21577f9af5970e34bac7582cb14209f7b2b511e322a4eae",
     "platformdirs==4.14.9 --hash=sha256:d0d3a23e7ff282cfa94b77f5a22b81030dcb68ba0430f90c74f4bd8d090782ea",
     "proto-plus==1.29.0 --hash=sha256:8acd070469a7aaf43f440b022ef9757c8cac1a9f866e933f59ae98669ddc6c8b",
     "py-spy==0.4.3 --hash=sha256:8a4277225f470d394a85cca0cdd944bef87f0097b6f20150a6dd3ac2e92806b8",
-    "pyarrow==26.0.1 --hash=sha256:39cb0f2418282c24bea6ceda77b03e5a8f0a5766b63a8bf194d4e2a2c423548c",
     "pyasn1==0.6.5 --hash=sha256:4017b0fce125096b8573b39c989fdb1a4b19cf761e683398184550fea0e66587",
     "pyasn1-modules==0.4.2 --hash=sha256:29253a9207ce32b64c3ac6600edc75368f98473906e8fd1043bd6b5b1de2c14a",
     "pybind11==3.1.0 --hash=sha256:b8488090f8acffbcb6b5d6a85571a6827a0a2981ffb75e5a0b27b87c4a6b7dd0",
@@ -512,17 +639,12 @@ args=(--repo "$root" --venv "$venv" --cache "$cache")
     "python-discovery==1.9.6 --hash=sha256:93b10b90363d4151964cdeee2ec6601f3041b17fc2b253a1c3da7d6e7ddd8337",
     "pyvers==0.1.0 --hash=sha256:065249805ae537ddf9a2d1a8dffc6d0a12474a347d2eaa2f35ebdae92c0c8199",
     "qwen-vl-utils==0.0.14 --hash=sha256:5e28657bfd031e56bd447c5901b58ddfc3835285ed100f4c56580e0ade054e96",
-    "ray==2.60.0 --hash=sha256:e227f6b2af8ab4626dd9a35a5860b33864325ea137383d57f854d4637ee3fea2",
     "six==1.17.0 --hash=sha256:4721f391ed90541fddacab5acf947aa0d3dc7d27b2e1e8eda2be8970586c3274",
     "smart-open==9.0.4 --hash=sha256:a0194ca29b392127c0cfc51183e0d9492ca129be91169250996c307ef293d80c",
-    "tensorboard==2.21.0 --hash=sha256:7279316dcb6bd5bc391d623dea841531299cde1887310e8133bc34a996d32255",
-    "tensorboard-data-server==0.7.2 --hash=sha256:ef687163c24185ae9754ed5650eb5bc4d84ff257aabdc33f0cc6f74d8ba54530",
     "tensordict==0.10.0 --hash=sha256:bccb6a7d7f02a8c83ca41815943bfa284da7d28019ab4276135809bda5ba05a6",
     "torchdata==0.11.0 --hash=sha256:52b940fbbe0e00fb21cabddf528449d1bec5bfb0d0823b7487b15f951658ee33",
     "transferqueue==0.1.11 --hash=sha256:dfc5adb71e55732bb239f964d8e7fecea6eeaa66d9bdbdcc0b12ffe9a3b0c120",
     "tzdata==2026.6 --hash=sha256:0a10eec6e13ef16b627fabed9a5f2ba61a62b1c67f327305f4e7e412a70b4aec",
-    "virtualenv==21.14.5 --hash=sha256:b0651e0174982bba17cc6f0aaa2ef496730cb85a3f35eb5d1119d1c904f7d1da",
-    "wandb==0.31.0 --hash=sha256:009bcf370598d5e7a3d3bb66e33510f78c17fcc0505f8aa7ecf51dbc4378f979",
     "werkzeug==3.1.9 --hash=sha256:6392e50c78460ba618e5b21f08a71f59c99ce99cdc6cf6e3dd7e6ccca8754fab",
     "wrapt==2.5.2 --hash=sha256:0743950d3dda9940e56f81f5334ba051c4fe2e1421e4e4a4ef8eb8fb86a90894",
     "xxhash==4.1.0 --hash=sha256:5e713f5db9e1a8aafac59a45cc1ffce11ca507730f5dc12e212ea7b73d9debde",
@@ -533,7 +655,6 @@ args=(--repo "$root" --venv "$venv" --cache "$cache")
     {"index": "https://pypi.org/simple", "name": "accelerate-1.16.0-py3-none-any.whl", "project": "accelerate", "sha256": "180885b6d7b05a19dc2dd6f722c5ce930f615e81e9e5f79d3ca910ddb9e6859e", "url": "https://files.pythonhosted.org/packages/29/8e/d77aa769cf76472ede10e73e5c27ed22587ff12091fdd7408bc390f41af7/accelerate-1.16.0-py3-none-any.whl"},
     {"index": "https://pypi.org/simple", "name": "aiohttp_cors-0.8.1-py3-none-any.whl", "project": "aiohttp-cors", "sha256": "3180cf304c5c712d626b9162b195b1db7ddf976a2a25172b35bb2448b890a80d", "url": "https://files.pythonhosted.org/packages/98/3b/40a68de458904bcc143622015fff2352b6461cd92fd66d3527bf1c6f5716/aiohttp_cors-0.8.1-py3-none-any.whl"},
     {"index": "https://pypi.org/simple", "name": "antlr4-python3-runtime-4.9.3.tar.gz", "project": "antlr4-python3-runtime", "sha256": "f224469b4168294902bb1efa80a8bf7855f24c99aef99cbefc1bcd3cce77881b", "url": "https://files.pythonhosted.org/packages/3e/38/7859ff46355f76f8d19459005ca000b6e7012f2f1ca597746cbcd1fbfe5e/antlr4-python3-runtime-4.9.3.tar.gz"},
-    {"index": "https://pypi.org/simple", "name": "av-18.1.0-cp311-abi3-manylinux_2_28_x86_64.whl", "project": "av", "sha256": "8a032e8d8ebc73dec079364b9b4a6837638a2d106e8472314e685ffbf163e700", "url": "https://files.pythonhosted.org/packages/27/3a/204dbfc3e08eb4cdc6e6ff57be02150bc44523ebdb50182d10025792ebd9/av-18.1.0-cp311-abi3-manylinux_2_28_x86_64.whl"},
     {"index": "https://pypi.org/simple", "name": "codetiming-1.4.0-py3-none-any.whl", "project": "codetiming", "sha256": "3b80f409bef00941a9755c5524071ce2f72eaa4520f4bc35b33869cde024ccbd", "url": "https://files.pythonhosted.org/packages/bc/91/e4a2b7c64e738beefddfa24b409d6eecb16c378bde01578918b6ea722a09/codetiming-1.4.0-py3-none-any.whl"},
     {"index": "https://pypi.org/simple", "name": "colorful-0.5.8-py2.py3-none-any.whl", "project": "colorful", "sha256": "a9381fdda3337fbaba5771991020abc69676afa102646650b759927892875992", "url": "https://files.pythonhosted.org/packages/c3/11/25cdf9d5fc21efd30134fc74c43702c6f7ef09ebae8ed927f1283403ad8d/colorful-0.5.8-py2.py3-none-any.whl"},
     {"index": "https://pypi.org/simple", "name": "cwevals-0.0.1b1-py3-none-any.whl", "project": "cwevals", "sha256": "6936baf0ccdc5d9092abd5c2ab628cedcdae9bb72edfdf730f7aaac19118855a", "url": "https://files.pythonhosted.org/packages/b5/96/b3b348954f88915e60e2f1fbe6d09250584e53a20d949e55786f31dbaeb0/cwevals-0.0.1b1-py3-none-any.whl"},
@@ -554,12 +675,10 @@ args=(--repo "$root" --venv "$venv" --cache "$cache")
     {"index": "https://pypi.org/simple", "name": "opencensus_context-0.1.3-py2.py3-none-any.whl", "project": "opencensus-context", "sha256": "073bb0590007af276853009fac7e4bab1d523c3f03baf4cb4511ca38967c6039", "url": "https://files.pythonhosted.org/packages/10/68/162c97ea78c957d68ecf78a5c5041d2e25bd5562bdf5d89a6cbf7f8429bf/opencensus_context-0.1.3-py2.py3-none-any.whl"},
     {"index": "https://pypi.org/simple", "name": "opentelemetry_exporter_prometheus-0.66b2-py3-none-any.whl", "project": "opentelemetry-exporter-prometheus", "sha256": "b73998788aa30bec3bfe20fae312650878adb59f6563ed8bf37c188cb450a189", "url": "https://files.pythonhosted.org/packages/b3/ec/91617f3e9bbe50487fd899a9efee4d111eabc3c61b66c2ef3ecf0aaba68e/opentelemetry_exporter_prometheus-0.66b2-py3-none-any.whl"},
     {"index": "https://pypi.org/simple", "name": "orjson-3.13.0-cp311-cp311-manylinux_2_17_x86_64.manylinux2014_x86_64.whl", "project": "orjson", "sha256": "89bcf2d4bc6c9a7e1763c8cf534f38712e66b76a0fefda7fb7785462f0d635e4", "url": "https://files.pythonhosted.org/packages/cd/cc/c0874f13819ae346d69ca00d074d464710b494abd4442bdebf75ac404a98/orjson-3.13.0-cp311-cp311-manylinux_2_17_x86_64.manylinux2014_x86_64.whl"},
-    {"index": "https://pypi.org/simple", "name": "pandas-3.1.1-cp311-cp311-manylinux_2_24_x86_64.manylinux_2_28_x86_64.whl", "project": "pandas", "sha256": "4f1602f614bb83f443381dbcbb94c4ac764b2e50c8d6c965614c5cd83e328c47", "url": "https://files.pythonhosted.org/packages/3a/a9/0770e9316611d45b9eb7bc5d1266a327b21d3c237fb288aa679ce419296e/pandas-3.1.1-cp311-cp311-manylinux_2_24_x86_64.manylinux_2_28_x86_64.whl"},
     {"index": "https://pypi.org/simple", "name": "peft-0.21.2-py3-none-any.whl", "project": "peft", "sha256": "106ab6077ff72c54d21577f9af5970e34bac7582cb14209f7b2b511e322a4eae", "url": "https://files.pythonhosted.org/packages/70/0b/59441cdbfdd342ed03c08af90a2fe16173f0cd48ab219f523b39ca059a79/peft-0.21.2-py3-none-any.whl"},
     {"index": "https://pypi.org/simple", "name": "platformdirs-4.14.9-py3-none-any.whl", "project": "platformdirs", "sha256": "d0d3a23e7ff282cfa94b77f5a22b81030dcb68ba0430f90c74f4bd8d090782ea", "url": "https://files.pythonhosted.org/packages/3b/e7/fc53dfd2f9469cce9be9c58385bdcdb5087e790c135c9dadd4cc8401bb3d/platformdirs-4.14.9-py3-none-any.whl"},
     {"index": "https://pypi.org/simple", "name": "proto_plus-1.29.0-py3-none-any.whl", "project": "proto-plus", "sha256": "8acd070469a7aaf43f440b022ef9757c8cac1a9f866e933f59ae98669ddc6c8b", "url": "https://files.pythonhosted.org/packages/b1/05/a3ef5b1161498e7b5a2a60288a9cf41b9149e94555423a43ec536737ac1a/proto_plus-1.29.0-py3-none-any.whl"},
     {"index": "https://pypi.org/simple", "name": "py_spy-0.4.3-py2.py3-none-manylinux1_x86_64.manylinux_2_5_x86_64.whl", "project": "py-spy", "sha256": "8a4277225f470d394a85cca0cdd944bef87f0097b6f20150a6dd3ac2e92806b8", "url": "https://files.pythonhosted.org/packages/78/1f/651389a861f6148754443834a50dd576993257af5f645d4316ab94505267/py_spy-0.4.3-py2.py3-none-manylinux1_x86_64.manylinux_2_5_x86_64.whl"},
-    {"index": "https://pypi.org/simple", "name": "pyarrow-26.0.1-cp311-cp311-manylinux_2_28_x86_64.whl", "project": "pyarrow", "sha256": "39cb0f2418282c24bea6ceda77b03e5a8f0a5766b63a8bf194d4e2a2c423548c", "url": "https://files.pythonhosted.org/packages/e6/87/6bf528898ef82dc3e8d762cbec7b42ae127a543895cc78c5df26a1f497f5/pyarrow-26.0.1-cp311-cp311-manylinux_2_28_x86_64.whl"},
     {"index": "https://pypi.org/simple", "name": "pyasn1-0.6.5-py3-none-any.whl", "project": "pyasn1", "sha256": "4017b0fce125096b8573b39c989fdb1a4b19cf761e683398184550fea0e66587", "url": "https://files.pythonhosted.org/packages/19/1f/3eefd5c84c35cae44549ce1c7f7e58f7945b34f5a6bce07a135438522073/pyasn1-0.6.5-py3-none-any.whl"},
     {"index": "https://pypi.org/simple", "name": "pyasn1_modules-0.4.2-py3-none-any.whl", "project": "pyasn1-modules", "sha256": "29253a9207ce32b64c3ac6600edc75368f98473906e8fd1043bd6b5b1de2c14a", "url": "https://files.pythonhosted.org/packages/47/8d/d529b5d697919ba8c11ad626e835d4039be708a35b0d22de83a269a6682c/pyasn1_modules-0.4.2-py3-none-any.whl"},
     {"index": "https://pypi.org/simple", "name": "pybind11-3.1.0-py3-none-any.whl", "project": "pybind11", "sha256": "b8488090f8acffbcb6b5d6a85571a6827a0a2981ffb75e5a0b27b87c4a6b7dd0", "url": "https://files.pythonhosted.org/packages/33/fd/8762f7ee3e4e4be6d1d846cffb4916dd9bb02b2f800d3603718a0efe494c/pybind11-3.1.0-py3-none-any.whl"},
@@ -568,32 +687,39 @@ args=(--repo "$root" --venv "$venv" --cache "$cache")
     {"index": "https://pypi.org/simple", "name": "python_discovery-1.9.6-py3-none-any.whl", "project": "python-discovery", "sha256": "93b10b90363d4151964cdeee2ec6601f3041b17fc2b253a1c3da7d6e7ddd8337", "url": "https://files.pythonhosted.org/packages/c4/34/65e66e8c384dc08f0e58c474587c05c4bc952f60facd8a15e80748118bd1/python_discovery-1.9.6-py3-none-any.whl"},
     {"index": "https://pypi.org/simple", "name": "pyvers-0.1.0-py3-none-any.whl", "project": "pyvers", "sha256": "065249805ae537ddf9a2d1a8dffc6d0a12474a347d2eaa2f35ebdae92c0c8199", "url": "https://files.pythonhosted.org/packages/7f/39/c5432f541e6ea1d616dfd6ef42ce02792f7eb42dd44f5ed4439dbe17a58b/pyvers-0.1.0-py3-none-any.whl"},
     {"index": "https://pypi.org/simple", "name": "qwen_vl_utils-0.0.14-py3-none-any.whl", "project": "qwen-vl-utils", "sha256": "5e28657bfd031e56bd447c5901b58ddfc3835285ed100f4c56580e0ade054e96", "url": "https://files.pythonhosted.org/packages/c4/43/80f67e0336cb2fc725f8e06f7fe35c1d0fe946f4d2b8b2175e797e07349e/qwen_vl_utils-0.0.14-py3-none-any.whl"},
-    {"index": "https://pypi.org/simple", "name": "ray-2.60.0-cp311-cp311-manylinux2014_x86_64.whl", "project": "ray", "sha256": "e227f6b2af8ab4626dd9a35a5860b33864325ea137383d57f854d4637ee3fea2", "url": "https://files.pythonhosted.org/packages/cc/36/99ab211a4eb44b1254e6ca8c41d0c9fab23c0bc818f20d3360ccb734fe7a/ray-2.60.0-cp311-cp311-manylinux2014_x86_64.whl"},
     {"index": "https://pypi.org/simple", "name": "six-1.17.0-py2.py3-none-any.whl", "project": "six", "sha256": "4721f391ed90541fddacab5acf947aa0d3dc7d27b2e1e8eda2be8970586c3274", "url": "https://files.pythonhosted.org/packages/b7/ce/149a00dd41f10bc29e5921b496af8b574d8413afcd5e30dfa0ed46c2cc5e/six-1.17.0-py2.py3-none-any.whl"},
     {"index": "https://pypi.org/simple", "name": "smart_open-9.0.4-py3-none-any.whl", "project": "smart-open", "sha256": "a0194ca29b392127c0cfc51183e0d9492ca129be91169250996c307ef293d80c", "url": "https://files.pythonhosted.org/packages/6f/af/62ef87f267e9f5aeed76392d3d25d5a1a36893743e67fb727b61fff6994b/smart_open-9.0.4-py3-none-any.whl"},
-    {"index": "https://pypi.org/simple", "name": "tensorboard-2.21.0-py3-none-any.whl", "project": "tensorboard", "sha256": "7279316dcb6bd5bc391d623dea841531299cde1887310e8133bc34a996d32255", "url": "https://files.pythonhosted.org/packages/37/4b/cd2eec9642781a8f5b2fb9994e3933a7b259ab18e9d49aeede9b5acf6311/tensorboard-2.21.0-py3-none-any.whl"},
-    {"index": "https://pypi.org/simple", "name": "tensorboard_data_server-0.7.2-py3-none-manylinux_2_31_x86_64.whl", "project": "tensorboard-data-server", "sha256": "ef687163c24185ae9754ed5650eb5bc4d84ff257aabdc33f0cc6f74d8ba54530", "url": "https://files.pythonhosted.org/packages/73/c6/825dab04195756cf8ff2e12698f22513b3db2f64925bdd41671bfb33aaa5/tensorboard_data_server-0.7.2-py3-none-manylinux_2_31_x86_64.whl"},
     {"index": "https://pypi.org/simple", "name": "tensordict-0.10.0-cp311-cp311-manylinux_2_28_x86_64.whl", "project": "tensordict", "sha256": "bccb6a7d7f02a8c83ca41815943bfa284da7d28019ab4276135809bda5ba05a6", "url": "https://files.pythonhosted.org/packages/41/c1/373677e2376c25f0b01ba46907fcae33268d371bcaae45026f6fed418b77/tensordict-0.10.0-cp311-cp311-manylinux_2_28_x86_64.whl"},
     {"index": "https://pypi.org/simple", "name": "torchdata-0.11.0-py3-none-any.whl", "project": "torchdata", "sha256": "52b940fbbe0e00fb21cabddf528449d1bec5bfb0d0823b7487b15f951658ee33", "url": "https://files.pythonhosted.org/packages/95/d4/af694ef718aedbe95a72760ab9ff7a6a7a44ace2d7f70c27bfeb67c5c503/torchdata-0.11.0-py3-none-any.whl"},
     {"index": "https://pypi.org/simple", "name": "transferqueue-0.1.11-py3-none-any.whl", "project": "transferqueue", "sha256": "dfc5adb71e55732bb239f964d8e7fecea6eeaa66d9bdbdcc0b12ffe9a3b0c120", "url": "https://files.pythonhosted.org/packages/c4/67/52d95539c77597772ba4c3800faf13f5894568e60791fc45a7275f69039b/transferqueue-0.1.11-py3-none-any.whl"},
     {"index": "https://pypi.org/simple", "name": "tzdata-2026.6-py2.py3-none-any.whl", "project": "tzdata", "sha256": "0a10eec6e13ef16b627fabed9a5f2ba61a62b1c67f327305f4e7e412a70b4aec", "url": "https://files.pythonhosted.org/packages/0a/66/9a06c2227fedfd4919f0eaaa8b94377d9730882a7e4f95823c9a331ab5e1/tzdata-2026.6-py2.py3-none-any.whl"},
-    {"index": "https://pypi.org/simple", "name": "virtualenv-21.14.5-py3-none-any.whl", "project": "virtualenv", "sha256": "b0651e0174982bba17cc6f0aaa2ef496730cb85a3f35eb5d1119d1c904f7d1da", "url": "https://files.pythonhosted.org/packages/df/93/084f10ebbecdedf7902ed68fbecc903f0e9c5742155bfffb05eccbc071da/virtualenv-21.14.5-py3-none-any.whl"},
-    {"index": "https://pypi.org/simple", "name": "wandb-0.31.0-py3-none-manylinux_2_28_x86_64.whl", "project": "wandb", "sha256": "009bcf370598d5e7a3d3bb66e33510f78c17fcc0505f8aa7ecf51dbc4378f979", "url": "https://files.pythonhosted.org/packages/2a/07/5594faeaea9440be2ea01cee692573416b3997879df67f0e940bfbfc2d26/wandb-0.31.0-py3-none-manylinux_2_28_x86_64.whl"},
     {"index": "https://pypi.org/simple", "name": "werkzeug-3.1.9-py3-none-any.whl", "project": "werkzeug", "sha256": "6392e50c78460ba618e5b21f08a71f59c99ce99cdc6cf6e3dd7e6ccca8754fab", "url": "https://files.pythonhosted.org/packages/a1/38/df03f564f43cec2684823f3cccae1a652ee7face1cbaa76fb223096e64d7/werkzeug-3.1.9-py3-none-any.whl"},
     {"index": "https://pypi.org/simple", "name": "wrapt-2.5.2-cp311-cp311-manylinux1_x86_64.manylinux_2_28_x86_64.manylinux_2_5_x86_64.whl", "project": "wrapt", "sha256": "0743950d3dda9940e56f81f5334ba051c4fe2e1421e4e4a4ef8eb8fb86a90894", "url": "https://files.pythonhosted.org/packages/98/00/a0effd5872aed3271b28b4740a71bc2d7406d33b4e03eac01ae099ac8569/wrapt-2.5.2-cp311-cp311-manylinux1_x86_64.manylinux_2_28_x86_64.manylinux_2_5_x86_64.whl"},
     {"index": "https://pypi.org/simple", "name": "xxhash-4.1.0-cp311-cp311-manylinux2014_x86_64.manylinux_2_17_x86_64.manylinux_2_28_x86_64.whl", "project": "xxhash", "sha256": "5e713f5db9e1a8aafac59a45cc1ffce11ca507730f5dc12e212ea7b73d9debde", "url": "https://files.pythonhosted.org/packages/b6/4f/5b195a79fafb6e9ab8e95229cc5346572a6cc40d6d6ed9227183a25315ea/xxhash-4.1.0-cp311-cp311-manylinux2014_x86_64.manylinux_2_17_x86_64.manylinux_2_28_x86_64.whl"},
     {"index": "https://pypi.org/simple", "name": "zipp-4.1.2-py3-none-any.whl", "project": "zipp", "sha256": "b30cb6cd253122169c47de245ca24a86bac2a5d3802ba15bf7ba6414eb9e144d", "url": "https://files.pythonhosted.org/packages/b8/44/7bd2007260da11cccca29ba2d4c345f1287aa663db38ee7cefeabf6386a5/zipp-4.1.2-py3-none-any.whl"}
    ],
    "sources": {"apt_build": [], "compile": true, "items": [], "soc_version": ""}},
-  {"slug": "4-app/pins",
+  {"slug": "4-app/pins-mbridge",
    "requirements": [
-    "mbridge==0.15.1 --hash=sha256:5c7c007c2eb13bb2d0ce9bd6b313537024d0a7fad52179ff367635eafe5cd4cd",
-    "transformers==5.10.4 --hash=sha256:8c5b99b141b53619435a76629b0284f04d27ff46d788b463fc0ecb23b8ff130e",
+    "mbridge==0.15.1 --hash=sha256:5c7c007c2eb13bb2d0ce9bd6b313537024d0a7fad52179ff367635eafe5cd4cd"
+   ],
+   "files": [
+    {"index": "https://pypi.org/simple", "name": "mbridge-0.15.1-py3-none-any.whl", "project": "mbridge", "sha256": "5c7c007c2eb13bb2d0ce9bd6b313537024d0a7fad52179ff367635eafe5cd4cd", "url": "https://files.pythonhosted.org/packages/51/dc/8208746f41ff08d0b6eb8c261569d57af97648ee0d1631ea273e68c627dc/mbridge-0.15.1-py3-none-any.whl"}
+   ],
+   "sources": {"apt_build": [], "compile": false, "items": [], "soc_version": ""}},
+  {"slug": "4-app/pins-transformers",
+   "requirements": [
+    "transformers==5.10.4 --hash=sha256:8c5b99b141b53619435a76629b0284f04d27ff46d788b463fc0ecb23b8ff130e"
+   ],
+   "files": [
+    {"index": "https://pypi.org/simple", "name": "transformers-5.10.4-py3-none-any.whl", "project": "transformers", "sha256": "8c5b99b141b53619435a76629b0284f04d27ff46d788b463fc0ecb23b8ff130e", "url": "https://files.pythonhosted.org/packages/d7/f1/d66881f28d3e64002a21d043c7c8db306c0ad5a711c85337ff551bfbc040/transformers-5.10.4-py3-none-any.whl"}
+   ],
+   "sources": {"apt_build": [], "compile": false, "items": [], "soc_version": ""}},
+  {"slug": "4-app/pins-verl",
+   "requirements": [
     "verl==0.9.1 --hash=sha256:db6e6f2a8d9d5808d9ec32d357a42319fdc6967df688ff9d9810050f49bfdd14"
    ],
    "files": [
-    {"index": "https://pypi.org/simple", "name": "mbridge-0.15.1-py3-none-any.whl", "project": "mbridge", "sha256": "5c7c007c2eb13bb2d0ce9bd6b313537024d0a7fad52179ff367635eafe5cd4cd", "url": "https://files.pythonhosted.org/packages/51/dc/8208746f41ff08d0b6eb8c261569d57af97648ee0d1631ea273e68c627dc/mbridge-0.15.1-py3-none-any.whl"},
-    {"index": "https://pypi.org/simple", "name": "transformers-5.10.4-py3-none-any.whl", "project": "transformers", "sha256": "8c5b99b141b53619435a76629b0284f04d27ff46d788b463fc0ecb23b8ff130e", "url": "https://files.pythonhosted.org/packages/d7/f1/d66881f28d3e64002a21d043c7c8db306c0ad5a711c85337ff551bfbc040/transformers-5.10.4-py3-none-any.whl"},
     {"index": "https://pypi.org/simple", "name": "verl-0.9.1-py3-none-any.whl", "project": "verl", "sha256": "db6e6f2a8d9d5808d9ec32d357a42319fdc6967df688ff9d9810050f49bfdd14", "url": "https://files.pythonhosted.org/packages/16/aa/e17148c766467a63f527f2da971321074b9b96773b43c398ff96b9a795ab/verl-0.9.1-py3-none-any.whl"}
    ],
    "sources": {"apt_build": [], "compile": false, "items": [], "soc_version": ""}}

@@ -153,12 +153,20 @@ args=(--repo "$root" --venv "$venv" --cache "$cache")
     {"index": "https://pypi.org/simple", "name": "vcs_versioning-2.2.2-py3-none-any.whl", "project": "vcs-versioning", "sha256": "fe7fb216f8780a5516e7864a9333aacb1b70015b087a9be3918da76ef2760808", "url": "https://files.pythonhosted.org/packages/85/9e/1f06f4ddc3a74ccfe0877490caaf4a5233e65401160afc8cb13207815f5e/vcs_versioning-2.2.2-py3-none-any.whl"}
    ],
    "sources": {"apt_build": [], "compile": false, "items": [], "soc_version": ""}},
-  {"slug": "1-tools/pins",
+  {"slug": "1-tools/pins-setuptools",
    "requirements": [
     "setuptools==80.10.2 --hash=sha256:95b30ddfb717250edb492926c92b5221f7ef3fbcc2b07579bcd4a27da21d0173"
    ],
    "files": [
     {"index": "https://pypi.org/simple", "name": "setuptools-80.10.2-py3-none-any.whl", "project": "setuptools", "sha256": "95b30ddfb717250edb492926c92b5221f7ef3fbcc2b07579bcd4a27da21d0173", "url": "https://files.pythonhosted.org/packages/94/b8/f1f62a5e3c0ad2ff1d189590bfa4c46b4f3b6e49cef6f26c6ee4e575394d/setuptools-80.10.2-py3-none-any.whl"}
+   ],
+   "sources": {"apt_build": [], "compile": false, "items": [], "soc_version": ""}},
+  {"slug": "2-torch/deps-sympy",
+   "requirements": [
+    "sympy==1.14.0 --hash=sha256:e091cc3e99d2141a0ba2847328f5479b05d94a6635cb96148ccb3f34671bd8f5"
+   ],
+   "files": [
+    {"index": "https://pypi.org/simple", "name": "sympy-1.14.0-py3-none-any.whl", "project": "sympy", "sha256": "e091cc3e99d2141a0ba2847328f5479b05d94a6635cb96148ccb3f34671bd8f5", "url": "https://files.pythonhosted.org/packages/a2/09/77d55d46fd61b4a135c444fc97158ef34a095e5681d0a6c10b75bf356191/sympy-1.14.0-py3-none-any.whl"}
    ],
    "sources": {"apt_build": [], "compile": false, "items": [], "soc_version": ""}},
   {"slug": "2-torch/deps",
@@ -169,7 +177,6 @@ args=(--repo "$root" --venv "$venv" --cache "$cache")
     "markupsafe==3.0.4 --hash=sha256:849dd2bb0e5e4ab2b71c7191726a4a8d5aa8a610daa584728cbee0b710ddc4ef",
     "mpmath==1.3.0 --hash=sha256:a0b2b9fe80bbcd81a6647ff13108738cfb482d481d826cc0e02f5b35e5c88d2c",
     "networkx==3.6.1 --hash=sha256:d47fbf302e7d9cbbb9e2555a0d267983d2aa476bac30e90dfbe5669bd57f3762",
-    "sympy==1.14.0 --hash=sha256:e091cc3e99d2141a0ba2847328f5479b05d94a6635cb96148ccb3f34671bd8f5",
     "typing-extensions==4.16.0 --hash=sha256:481caa481374e813c1b176ada14e97f1f67a4539ce9cfeb3f350d78d6370c2e8"
    ],
    "files": [
@@ -179,16 +186,69 @@ args=(--repo "$root" --venv "$venv" --cache "$cache")
     {"index": "https://pypi.org/simple", "name": "markupsafe-3.0.4-cp311-cp311-manylinux2014_aarch64.manylinux_2_17_aarch64.manylinux_2_28_aarch64.whl", "project": "markupsafe", "sha256": "849dd2bb0e5e4ab2b71c7191726a4a8d5aa8a610daa584728cbee0b710ddc4ef", "url": "https://files.pythonhosted.org/packages/ca/3a/63ba10b6c1463216b3e4df669a9f0e5a3b0c3071557d2e8229e3968c79fb/markupsafe-3.0.4-cp311-cp311-manylinux2014_aarch64.manylinux_2_17_aarch64.manylinux_2_28_aarch64.whl"},
     {"index": "https://pypi.org/simple", "name": "mpmath-1.3.0-py3-none-any.whl", "project": "mpmath", "sha256": "a0b2b9fe80bbcd81a6647ff13108738cfb482d481d826cc0e02f5b35e5c88d2c", "url": "https://files.pythonhosted.org/packages/43/e3/7d92a15f894aa0c9c4b49b8ee9ac9850d6e63b03c9c32c0367a13ae62209/mpmath-1.3.0-py3-none-any.whl"},
     {"index": "https://pypi.org/simple", "name": "networkx-3.6.1-py3-none-any.whl", "project": "networkx", "sha256": "d47fbf302e7d9cbbb9e2555a0d267983d2aa476bac30e90dfbe5669bd57f3762", "url": "https://files.pythonhosted.org/packages/9e/c9/b2622292ea83fbb4ec318f5b9ab867d0a28ab43c5717bb85b0a5f6b3b0a4/networkx-3.6.1-py3-none-any.whl"},
-    {"index": "https://pypi.org/simple", "name": "sympy-1.14.0-py3-none-any.whl", "project": "sympy", "sha256": "e091cc3e99d2141a0ba2847328f5479b05d94a6635cb96148ccb3f34671bd8f5", "url": "https://files.pythonhosted.org/packages/a2/09/77d55d46fd61b4a135c444fc97158ef34a095e5681d0a6c10b75bf356191/sympy-1.14.0-py3-none-any.whl"},
     {"index": "https://pypi.org/simple", "name": "typing_extensions-4.16.0-py3-none-any.whl", "project": "typing-extensions", "sha256": "481caa481374e813c1b176ada14e97f1f67a4539ce9cfeb3f350d78d6370c2e8", "url": "https://files.pythonhosted.org/packages/49/d3/b8441a820a491ddfc024b0b0cf0393375b75ea13866d9c66727e54c2fc80/typing_extensions-4.16.0-py3-none-any.whl"}
    ],
    "sources": {"apt_build": [], "compile": false, "items": [], "soc_version": ""}},
-  {"slug": "2-torch/pins",
+  {"slug": "2-torch/pins-torch-cpu",
+   "requirements": [
+   ],
+   "files": [
+   ],
+   "sources": {"apt_build": [], "compile": false, "items": [], "soc_version": ""}},
+  {"slug": "2-torch/pins-torch",
    "requirements": [
     "torch==2.10.0 --hash=sha256:3282d9febd1e4e476630a099692b44fdc214ee9bf8ee5377732d9d9dfe5712e4"
    ],
    "files": [
     {"index": "https://pypi.org/simple", "name": "torch-2.10.0-cp311-cp311-manylinux_2_28_aarch64.whl", "project": "torch", "sha256": "3282d9febd1e4e476630a099692b44fdc214ee9bf8ee5377732d9d9dfe5712e4", "url": "https://files.pythonhosted.org/packages/78/89/f5554b13ebd71e05c0b002f95148033e730d3f7067f67423026cc9c69410/torch-2.10.0-cp311-cp311-manylinux_2_28_aarch64.whl"}
+   ],
+   "sources": {"apt_build": [], "compile": false, "items": [], "soc_version": ""}},
+  {"slug": "3-frameworks/deps-grpcio",
+   "requirements": [
+    "grpcio==1.85.3 --hash=sha256:885f8c19eb4f472dc9b91bec03ea8b2b135027b4d94c4386501069a7b6e08efa"
+   ],
+   "files": [
+    {"index": "https://pypi.org/simple", "name": "grpcio-1.85.3-cp311-cp311-manylinux2014_aarch64.manylinux_2_17_aarch64.whl", "project": "grpcio", "sha256": "885f8c19eb4f472dc9b91bec03ea8b2b135027b4d94c4386501069a7b6e08efa", "url": "https://files.pythonhosted.org/packages/c9/20/60aa8fa3e457e549dfbd159b54a5ec7857d3ec228ed82dc5f35ee1b04815/grpcio-1.85.3-cp311-cp311-manylinux2014_aarch64.manylinux_2_17_aarch64.whl"}
+   ],
+   "sources": {"apt_build": [], "compile": false, "items": [], "soc_version": ""}},
+  {"slug": "3-frameworks/deps-mistral-common",
+   "requirements": [
+    "mistral-common==1.13.1 --hash=sha256:98b4d0755b8d90bf4691fa8f1b70cb3b4a8cd4dc1653c4ed08ef3d1c7d2c29af"
+   ],
+   "files": [
+    {"index": "https://pypi.org/simple", "name": "mistral_common-1.13.1-py3-none-any.whl", "project": "mistral-common", "sha256": "98b4d0755b8d90bf4691fa8f1b70cb3b4a8cd4dc1653c4ed08ef3d1c7d2c29af", "url": "https://files.pythonhosted.org/packages/e5/9c/58411e76b2bdd31a012a756dd0d13a624669cdd728e8966d709113d0d437/mistral_common-1.13.1-py3-none-any.whl"}
+   ],
+   "sources": {"apt_build": [], "compile": false, "items": [], "soc_version": ""}},
+  {"slug": "3-frameworks/deps-numpy",
+   "requirements": [
+    "numpy==2.3.5 --hash=sha256:3095bdb8dd297e5920b010e96134ed91d852d81d490e787beca7e35ae1d89cf7"
+   ],
+   "files": [
+    {"index": "https://pypi.org/simple", "name": "numpy-2.3.5-cp311-cp311-manylinux_2_27_aarch64.manylinux_2_28_aarch64.whl", "project": "numpy", "sha256": "3095bdb8dd297e5920b010e96134ed91d852d81d490e787beca7e35ae1d89cf7", "url": "https://files.pythonhosted.org/packages/f2/2b/05bbeb06e2dff5eab512dfc678b1cc5ee94d8ac5956a0885c64b6b26252b/numpy-2.3.5-cp311-cp311-manylinux_2_27_aarch64.manylinux_2_28_aarch64.whl"}
+   ],
+   "sources": {"apt_build": [], "compile": false, "items": [], "soc_version": ""}},
+  {"slug": "3-frameworks/deps-opencv-python-headless",
+   "requirements": [
+    "opencv-python-headless==5.1.0.95 --hash=sha256:11d9753e15b8b3c56e6aa765139f722ca19ff26016d43bc81035f5d122731a81"
+   ],
+   "files": [
+    {"index": "https://pypi.org/simple", "name": "opencv_python_headless-5.1.0.95-cp37-abi3-manylinux_2_28_aarch64.whl", "project": "opencv-python-headless", "sha256": "11d9753e15b8b3c56e6aa765139f722ca19ff26016d43bc81035f5d122731a81", "url": "https://files.pythonhosted.org/packages/26/db/73313673e5c07eb4023c929022e6ef5f7cfd7885f7ea14019b1e1f74540a/opencv_python_headless-5.1.0.95-cp37-abi3-manylinux_2_28_aarch64.whl"}
+   ],
+   "sources": {"apt_build": [], "compile": false, "items": [], "soc_version": ""}},
+  {"slug": "3-frameworks/deps-pillow",
+   "requirements": [
+    "pillow==13.0.0 --hash=sha256:7c88c10dd432f3b39ccdafc9ed81d0c21b8fd634502574da76d1bfa4fe2c76d0"
+   ],
+   "files": [
+    {"index": "https://pypi.org/simple", "name": "pillow-13.0.0-cp311-cp311-manylinux_2_27_aarch64.manylinux_2_28_aarch64.whl", "project": "pillow", "sha256": "7c88c10dd432f3b39ccdafc9ed81d0c21b8fd634502574da76d1bfa4fe2c76d0", "url": "https://files.pythonhosted.org/packages/5c/ee/229b27472483a4801ea94990815e710391836afdf987b4b722b62bd75db6/pillow-13.0.0-cp311-cp311-manylinux_2_27_aarch64.manylinux_2_28_aarch64.whl"}
+   ],
+   "sources": {"apt_build": [], "compile": false, "items": [], "soc_version": ""}},
+  {"slug": "3-frameworks/deps-pycountry",
+   "requirements": [
+    "pycountry==26.2.16 --hash=sha256:115c4baf7cceaa30f59a4694d79483c9167dbce7a9de4d3d571c5f3ea77c305a"
+   ],
+   "files": [
+    {"index": "https://pypi.org/simple", "name": "pycountry-26.2.16-py3-none-any.whl", "project": "pycountry", "sha256": "115c4baf7cceaa30f59a4694d79483c9167dbce7a9de4d3d571c5f3ea77c305a", "url": "https://files.pythonhosted.org/packages/9c/42/7703bd45b62fecd44cd7d3495423097e2f7d28bc2e99e7c1af68892ab157/pycountry-26.2.16-py3-none-any.whl"}
    ],
    "sources": {"apt_build": [], "compile": false, "items": [], "soc_version": ""}},
   {"slug": "3-frameworks/deps",
@@ -229,7 +289,6 @@ args=(--repo "$root" --venv "$venv" --cache "$cache")
     "frozenlist==1.8.0 --hash=sha256:957e7c38f250991e48a9a73e6423db1bb9dd14e722a10f6b8bb8e16a0f55f695",
     "gguf==0.19.0 --hash=sha256:70bcd10edfe697fb2dad6e40af2234b9d8ece9a41a99761405121ebda1c3c1cd",
     "googleapis-common-protos==1.76.0 --hash=sha256:59e13344a9f3651aa201a03e2bee815a3bf43a4baf1f9ff8a9b62a840ce25fac",
-    "grpcio==1.85.3 --hash=sha256:885f8c19eb4f472dc9b91bec03ea8b2b135027b4d94c4386501069a7b6e08efa",
     "h11==0.16.0 --hash=sha256:63cf8bbe7522de3bf65932fda1d9c2772064ffb3dae62d55932da54b31cb6c86",
     "hf-xet==1.8.0 --hash=sha256:8800e3444770f2c630b361bc6d5c6ebb770b7830646cf632fbb79d0e5bbc9e7f",
     "httpcore==1.0.9 --hash=sha256:2d400746a40668fc9dec9810239072b40b4484b640a8c38fd654a024c7a1bf55",
@@ -253,16 +312,13 @@ args=(--repo "$root" --venv "$venv" --cache "$cache")
     "mcp==2.3.0 --hash=sha256:dd0c44c089d16453e8ae31a3877a0054d7a2314caaa81f5e0541b9b1734b2377",
     "mcp-types==2.3.0 --hash=sha256:968efdbdaedfab06adae40d378a34395f1090c5921d4be3c9cde283aaf76d91d",
     "mdurl==0.1.2 --hash=sha256:84008a41e51615a49fc9966191ff91509e3c40b939176e643fd50a5c2196b8f8",
-    "mistral-common==1.13.1 --hash=sha256:98b4d0755b8d90bf4691fa8f1b70cb3b4a8cd4dc1653c4ed08ef3d1c7d2c29af",
     "model-hosting-container-standards==0.1.16 --hash=sha256:47f4f65713120bc3a69feb022981a38db9e557aedf88dbd72077f20588caa12b",
     "msgpack==1.2.4 --hash=sha256:0c75cfda0d3ccb1f6abc20e0608ad6b226e11f317b5ac297721504d2509e2bd9",
     "msgspec==0.23.0 --hash=sha256:6ce60801cf7c8368819ca755deec31a0da02137544dc5d3ab065aac5e59e7cdb",
     "multidict==7.2.1 --hash=sha256:295a15ccb8cfde9351dd6062b80af4e839460636b3c46813b4aa443905ded86a",
     "ninja==1.13.2 --hash=sha256:d775a5e43e9088f507a6250d57fcf5678eb31268c545feb5064ffeee33735622",
-    "numpy==2.3.5 --hash=sha256:3095bdb8dd297e5920b010e96134ed91d852d81d490e787beca7e35ae1d89cf7",
     "openai==3.57.0 --hash=sha256:f97bc74024c06ced8428b56c4a3594066709d3082779bf9d0b4b6092fbf587a8",
     "openai-harmony==0.0.8 --hash=sha256:e4f709815924ec325b9a890e6ab2bbb0ceec8e319a4e257328eb752cf36b2efc",
-    "opencv-python-headless==5.1.0.95 --hash=sha256:11d9753e15b8b3c56e6aa765139f722ca19ff26016d43bc81035f5d122731a81",
     "opentelemetry-api==1.45.2 --hash=sha256:2cbd737377e710ee740d261c94e93fa0f08e6d037c18f17513cc0a2d94479a34",
     "opentelemetry-exporter-http-transport==0.66b2 --hash=sha256:fd5f5b490c099acda1cd7b909d5e8981436bf18cc8c6098d302d114c271720e9",
     "opentelemetry-exporter-otlp==1.45.2 --hash=sha256:52c8b9f268289c92c08b3a97f48c63d6e5c037f25ca1f6f29ef162fb78974afc",
@@ -276,7 +332,6 @@ args=(--repo "$root" --venv "$venv" --cache "$cache")
     "opentelemetry-semantic-conventions-ai==0.5.1 --hash=sha256:25aeb22bd261543b4898a73824026d96770e5351209c7d07a0b1314762b1f6e4",
     "outlines-core==0.2.14 --hash=sha256:81d01cfae29de5671bc5013fd6b2008621157bec3d8be284da7da2dc0672745c",
     "partial-json-parser==0.2.1.1.post7 --hash=sha256:145119e5eabcf80cbb13844a6b50a85c68bf99d376f8ed771e2a3c3b03e653ae",
-    "pillow==13.0.0 --hash=sha256:7c88c10dd432f3b39ccdafc9ed81d0c21b8fd634502574da76d1bfa4fe2c76d0",
     "prometheus-client==0.26.0 --hash=sha256:fa93d06737aa02bacd05794768508bb97d2fbee28cb3bca04eaae92f0ca953d6",
     "prometheus-fastapi-instrumentator==8.1.0 --hash=sha256:b9f40b2cff3f7891ca0610b3ae4fc6ec723fd326b04bb659819aaeb821a0fc7d",
     "propcache==0.5.4 --hash=sha256:62530ca89187827e4a4fe733f971abe81a7542eeea48ff61995f19b64d7199c8",
@@ -284,7 +339,6 @@ args=(--repo "$root" --venv "$venv" --cache "$cache")
     "psutil==7.2.2 --hash=sha256:b0726cecd84f9474419d67252add4ac0cd9811b04d61123054b9fb6f57df6e9e",
     "py-cpuinfo==9.0.0 --hash=sha256:859625bc251f64e21f077d099d4162689c762b5d6a4c3c97553d56241c9674d5",
     "pybase64==1.5.1 --hash=sha256:c8dd47a222cc4b5fa504930265d9624fa0b00a80801a3f150a8d0b21bec7429c",
-    "pycountry==26.2.16 --hash=sha256:115c4baf7cceaa30f59a4694d79483c9167dbce7a9de4d3d571c5f3ea77c305a",
     "pycparser==3.12 --hash=sha256:a076f3f489b39b43ed13563a1dafe42447445bec2e294154ec5c57fcdda4c85e",
     "pydantic==2.14.4 --hash=sha256:653a2ad9f6d8858529c77c72717d0ea991d6c6837fe683246b2f4b2bbfc3fadc",
     "pydantic-core==2.50.5 --hash=sha256:ba2b34529984a8e3cb1bc62a7687617722695a2cb4e57958de32a0eba128a07a",
@@ -364,7 +418,6 @@ args=(--repo "$root" --venv "$venv" --cache "$cache")
     {"index": "https://pypi.org/simple", "name": "frozenlist-1.8.0-cp311-cp311-manylinux2014_aarch64.manylinux_2_17_aarch64.manylinux_2_28_aarch64.whl", "project": "frozenlist", "sha256": "957e7c38f250991e48a9a73e6423db1bb9dd14e722a10f6b8bb8e16a0f55f695", "url": "https://files.pythonhosted.org/packages/45/7e/afe40eca3a2dc19b9904c0f5d7edfe82b5304cb831391edec0ac04af94c2/frozenlist-1.8.0-cp311-cp311-manylinux2014_aarch64.manylinux_2_17_aarch64.manylinux_2_28_aarch64.whl"},
     {"index": "https://pypi.org/simple", "name": "gguf-0.19.0-py3-none-any.whl", "project": "gguf", "sha256": "70bcd10edfe697fb2dad6e40af2234b9d8ece9a41a99761405121ebda1c3c1cd", "url": "https://files.pythonhosted.org/packages/b3/bb/d71d6da82763528c2c2ed6b59a9d6142c6595545a4c448e2085d155e88c2/gguf-0.19.0-py3-none-any.whl"},
     {"index": "https://pypi.org/simple", "name": "googleapis_common_protos-1.76.0-py3-none-any.whl", "project": "googleapis-common-protos", "sha256": "59e13344a9f3651aa201a03e2bee815a3bf43a4baf1f9ff8a9b62a840ce25fac", "url": "https://files.pythonhosted.org/packages/05/6d/78dc67a9e779e594b49bf62604034d3a6aa428a55afc729cafda4b7333e1/googleapis_common_protos-1.76.0-py3-none-any.whl"},
-    {"index": "https://pypi.org/simple", "name": "grpcio-1.85.3-cp311-cp311-manylinux2014_aarch64.manylinux_2_17_aarch64.whl", "project": "grpcio", "sha256": "885f8c19eb4f472dc9b91bec03ea8b2b135027b4d94c4386501069a7b6e08efa", "url": "https://files.pythonhosted.org/packages/c9/20/60aa8fa3e457e549dfbd159b54a5ec7857d3ec228ed82dc5f35ee1b04815/grpcio-1.85.3-cp311-cp311-manylinux2014_aarch64.manylinux_2_17_aarch64.whl"},
     {"index": "https://pypi.org/simple", "name": "h11-0.16.0-py3-none-any.whl", "project": "h11", "sha256": "63cf8bbe7522de3bf65932fda1d9c2772064ffb3dae62d55932da54b31cb6c86", "url": "https://files.pythonhosted.org/packages/04/4b/29cac41a4d98d144bf5f6d33995617b185d14b22401f75ca86f384e87ff1/h11-0.16.0-py3-none-any.whl"},
     {"index": "https://pypi.org/simple", "name": "hf_xet-1.8.0-cp38-abi3-manylinux_2_28_aarch64.whl", "project": "hf-xet", "sha256": "8800e3444770f2c630b361bc6d5c6ebb770b7830646cf632fbb79d0e5bbc9e7f", "url": "https://files.pythonhosted.org/packages/35/c4/127a1548df019ea4c80f06e685f263e146075143335a02e78a3c41dbc4eb/hf_xet-1.8.0-cp38-abi3-manylinux_2_28_aarch64.whl"},
     {"index": "https://pypi.org/simple", "name": "httpcore-1.0.9-py3-none-any.whl", "project": "httpcore", "sha256": "2d400746a40668fc9dec9810239072b40b4484b640a8c38fd654a024c7a1bf55", "url": "https://files.pythonhosted.org/packages/7e/f5/f66802a942d491edb555dd61e3a9961140fd64c90bce1eafd741609d334d/httpcore-1.0.9-py3-none-any.whl"},
@@ -388,16 +441,13 @@ args=(--repo "$root" --venv "$venv" --cache "$cache")
     {"index": "https://pypi.org/simple", "name": "mcp-2.3.0-py3-none-any.whl", "project": "mcp", "sha256": "dd0c44c089d16453e8ae31a3877a0054d7a2314caaa81f5e0541b9b1734b2377", "url": "https://files.pythonhosted.org/packages/20/d7/4a2878f128df729db3ca04e71bfce26405cc2e0c9ebe19c592feeb4c61b9/mcp-2.3.0-py3-none-any.whl"},
     {"index": "https://pypi.org/simple", "name": "mcp_types-2.3.0-py3-none-any.whl", "project": "mcp-types", "sha256": "968efdbdaedfab06adae40d378a34395f1090c5921d4be3c9cde283aaf76d91d", "url": "https://files.pythonhosted.org/packages/ce/48/32583066b155bb5d4507e7887dc88ee23118cc4de8e2a12870c49719e2a8/mcp_types-2.3.0-py3-none-any.whl"},
     {"index": "https://pypi.org/simple", "name": "mdurl-0.1.2-py3-none-any.whl", "project": "mdurl", "sha256": "84008a41e51615a49fc9966191ff91509e3c40b939176e643fd50a5c2196b8f8", "url": "https://files.pythonhosted.org/packages/b3/38/89ba8ad64ae25be8de66a6d463314cf1eb366222074cfda9ee839c56a4b4/mdurl-0.1.2-py3-none-any.whl"},
-    {"index": "https://pypi.org/simple", "name": "mistral_common-1.13.1-py3-none-any.whl", "project": "mistral-common", "sha256": "98b4d0755b8d90bf4691fa8f1b70cb3b4a8cd4dc1653c4ed08ef3d1c7d2c29af", "url": "https://files.pythonhosted.org/packages/e5/9c/58411e76b2bdd31a012a756dd0d13a624669cdd728e8966d709113d0d437/mistral_common-1.13.1-py3-none-any.whl"},
     {"index": "https://pypi.org/simple", "name": "model_hosting_container_standards-0.1.16-py3-none-any.whl", "project": "model-hosting-container-standards", "sha256": "47f4f65713120bc3a69feb022981a38db9e557aedf88dbd72077f20588caa12b", "url": "https://files.pythonhosted.org/packages/07/ef/6eabeb251d2a0598cb5f9a274159e05ae07a1e3fe6a1473bf6035793252a/model_hosting_container_standards-0.1.16-py3-none-any.whl"},
     {"index": "https://pypi.org/simple", "name": "msgpack-1.2.4-cp311-cp311-manylinux2014_aarch64.manylinux_2_17_aarch64.manylinux_2_28_aarch64.whl", "project": "msgpack", "sha256": "0c75cfda0d3ccb1f6abc20e0608ad6b226e11f317b5ac297721504d2509e2bd9", "url": "https://files.pythonhosted.org/packages/05/a3/abebe12c1b589b7eeab60cb87dd5eb398fcf549bdafca8c30d8d73e48493/msgpack-1.2.4-cp311-cp311-manylinux2014_aarch64.manylinux_2_17_aarch64.manylinux_2_28_aarch64.whl"},
     {"index": "https://pypi.org/simple", "name": "msgspec-0.23.0-cp311-cp311-manylinux2014_aarch64.manylinux_2_17_aarch64.manylinux_2_28_aarch64.whl", "project": "msgspec", "sha256": "6ce60801cf7c8368819ca755deec31a0da02137544dc5d3ab065aac5e59e7cdb", "url": "https://files.pythonhosted.org/packages/94/ed/96778b68d3609ff05486599e9da166dae5153a51c2e1cd7f0d6ff9b3fd9e/msgspec-0.23.0-cp311-cp311-manylinux2014_aarch64.manylinux_2_17_aarch64.manylinux_2_28_aarch64.whl"},
     {"index": "https://pypi.org/simple", "name": "multidict-7.2.1-cp311-cp311-manylinux2014_aarch64.manylinux_2_17_aarch64.manylinux_2_28_aarch64.whl", "project": "multidict", "sha256": "295a15ccb8cfde9351dd6062b80af4e839460636b3c46813b4aa443905ded86a", "url": "https://files.pythonhosted.org/packages/8a/75/b8252bc6411f7f4b9649b83e143789b7bc1dda44f656b09ce74f894ca027/multidict-7.2.1-cp311-cp311-manylinux2014_aarch64.manylinux_2_17_aarch64.manylinux_2_28_aarch64.whl"},
     {"index": "https://pypi.org/simple", "name": "ninja-1.13.2-py3-none-manylinux2014_aarch64.manylinux_2_17_aarch64.whl", "project": "ninja", "sha256": "d775a5e43e9088f507a6250d57fcf5678eb31268c545feb5064ffeee33735622", "url": "https://files.pythonhosted.org/packages/35/54/7368ce188625e39acc03ee362bb86cc9bfa6ad15e25c50889ae36e2889b3/ninja-1.13.2-py3-none-manylinux2014_aarch64.manylinux_2_17_aarch64.whl"},
-    {"index": "https://pypi.org/simple", "name": "numpy-2.3.5-cp311-cp311-manylinux_2_27_aarch64.manylinux_2_28_aarch64.whl", "project": "numpy", "sha256": "3095bdb8dd297e5920b010e96134ed91d852d81d490e787beca7e35ae1d89cf7", "url": "https://files.pythonhosted.org/packages/f2/2b/05bbeb06e2dff5eab512dfc678b1cc5ee94d8ac5956a0885c64b6b26252b/numpy-2.3.5-cp311-cp311-manylinux_2_27_aarch64.manylinux_2_28_aarch64.whl"},
     {"index": "https://pypi.org/simple", "name": "openai-3.57.0-py3-none-any.whl", "project": "openai", "sha256": "f97bc74024c06ced8428b56c4a3594066709d3082779bf9d0b4b6092fbf587a8", "url": "https://files.pythonhosted.org/packages/e0/40/0475208a470f90a1d3e94b41382678b44f311c2ea2a317228531e2193567/openai-3.57.0-py3-none-any.whl"},
     {"index": "https://pypi.org/simple", "name": "openai_harmony-0.0.8-cp38-abi3-manylinux_2_17_aarch64.manylinux2014_aarch64.whl", "project": "openai-harmony", "sha256": "e4f709815924ec325b9a890e6ab2bbb0ceec8e319a4e257328eb752cf36b2efc", "url": "https://files.pythonhosted.org/packages/d3/d2/ce6953ca87db9cae3e775024184da7d1c5cb88cead19a2d75b42f00a959c/openai_harmony-0.0.8-cp38-abi3-manylinux_2_17_aarch64.manylinux2014_aarch64.whl"},
-    {"index": "https://pypi.org/simple", "name": "opencv_python_headless-5.1.0.95-cp37-abi3-manylinux_2_28_aarch64.whl", "project": "opencv-python-headless", "sha256": "11d9753e15b8b3c56e6aa765139f722ca19ff26016d43bc81035f5d122731a81", "url": "https://files.pythonhosted.org/packages/26/db/73313673e5c07eb4023c929022e6ef5f7cfd7885f7ea14019b1e1f74540a/opencv_python_headless-5.1.0.95-cp37-abi3-manylinux_2_28_aarch64.whl"},
     {"index": "https://pypi.org/simple", "name": "opentelemetry_api-1.45.2-py3-none-any.whl", "project": "opentelemetry-api", "sha256": "2cbd737377e710ee740d261c94e93fa0f08e6d037c18f17513cc0a2d94479a34", "url": "https://files.pythonhosted.org/packages/a9/2d/610db864d7513158cebb8f36cc88e67e73bd6c7aa1905ef18d89e1281c81/opentelemetry_api-1.45.2-py3-none-any.whl"},
     {"index": "https://pypi.org/simple", "name": "opentelemetry_exporter_http_transport-0.66b2-py3-none-any.whl", "project": "opentelemetry-exporter-http-transport", "sha256": "fd5f5b490c099acda1cd7b909d5e8981436bf18cc8c6098d302d114c271720e9", "url": "https://files.pythonhosted.org/packages/a1/b2/c622a101f31c0e6670b82f4264c4e77c161bce415bc6fc158fda0b82e218/opentelemetry_exporter_http_transport-0.66b2-py3-none-any.whl"},
     {"index": "https://pypi.org/simple", "name": "opentelemetry_exporter_otlp-1.45.2-py3-none-any.whl", "project": "opentelemetry-exporter-otlp", "sha256": "52c8b9f268289c92c08b3a97f48c63d6e5c037f25ca1f6f29ef162fb78974afc", "url": "https://files.pythonhosted.org/packages/19/27/fcc3b725ddbfa274fbf6098c9583032557671d35aa8d5e08d7e7277fb126/opentelemetry_exporter_otlp-1.45.2-py3-none-any.whl"},
@@ -411,7 +461,6 @@ args=(--repo "$root" --venv "$venv" --cache "$cache")
     {"index": "https://pypi.org/simple", "name": "opentelemetry_semantic_conventions_ai-0.5.1-py3-none-any.whl", "project": "opentelemetry-semantic-conventions-ai", "sha256": "25aeb22bd261543b4898a73824026d96770e5351209c7d07a0b1314762b1f6e4", "url": "https://files.pythonhosted.org/packages/55/22/41fb05f1dc5fda2c468e05a41814c20859016c85117b66c8a257cae814f6/opentelemetry_semantic_conventions_ai-0.5.1-py3-none-any.whl"},
     {"index": "https://pypi.org/simple", "name": "outlines_core-0.2.14-cp311-cp311-manylinux_2_28_aarch64.whl", "project": "outlines-core", "sha256": "81d01cfae29de5671bc5013fd6b2008621157bec3d8be284da7da2dc0672745c", "url": "https://files.pythonhosted.org/packages/f2/67/9dab90313460eb250f926e7985d62cebfc33c7580197be8a496de6e9f7c4/outlines_core-0.2.14-cp311-cp311-manylinux_2_28_aarch64.whl"},
     {"index": "https://pypi.org/simple", "name": "partial_json_parser-0.2.1.1.post7-py3-none-any.whl", "project": "partial-json-parser", "sha256": "145119e5eabcf80cbb13844a6b50a85c68bf99d376f8ed771e2a3c3b03e653ae", "url": "https://files.pythonhosted.org/packages/42/32/658973117bf0fd82a24abbfb94fe73a5e86216e49342985e10acce54775a/partial_json_parser-0.2.1.1.post7-py3-none-any.whl"},
-    {"index": "https://pypi.org/simple", "name": "pillow-13.0.0-cp311-cp311-manylinux_2_27_aarch64.manylinux_2_28_aarch64.whl", "project": "pillow", "sha256": "7c88c10dd432f3b39ccdafc9ed81d0c21b8fd634502574da76d1bfa4fe2c76d0", "url": "https://files.pythonhosted.org/packages/5c/ee/229b27472483a4801ea94990815e710391836afdf987b4b722b62bd75db6/pillow-13.0.0-cp311-cp311-manylinux_2_27_aarch64.manylinux_2_28_aarch64.whl"},
     {"index": "https://pypi.org/simple", "name": "prometheus_client-0.26.0-py3-none-any.whl", "project": "prometheus-client", "sha256": "fa93d06737aa02bacd05794768508bb97d2fbee28cb3bca04eaae92f0ca953d6", "url": "https://files.pythonhosted.org/packages/eb/a3/b69efbf4143b5b9859b977770bbbabcc2796b702fa69dc40271e45cd5a56/prometheus_client-0.26.0-py3-none-any.whl"},
     {"index": "https://pypi.org/simple", "name": "prometheus_fastapi_instrumentator-8.1.0-py3-none-any.whl", "project": "prometheus-fastapi-instrumentator", "sha256": "b9f40b2cff3f7891ca0610b3ae4fc6ec723fd326b04bb659819aaeb821a0fc7d", "url": "https://files.pythonhosted.org/packages/44/b9/91a2246e6cf01b7ccb14479803c8a50f9c258ae5c6a0f16ba3294820632b/prometheus_fastapi_instrumentator-8.1.0-py3-none-any.whl"},
     {"index": "https://pypi.org/simple", "name": "propcache-0.5.4-cp311-cp311-manylinux2014_aarch64.manylinux_2_17_aarch64.manylinux_2_28_aarch64.whl", "project": "propcache", "sha256": "62530ca89187827e4a4fe733f971abe81a7542eeea48ff61995f19b64d7199c8", "url": "https://files.pythonhosted.org/packages/86/a8/7c6cd6bfead1a11f2e411e688640e6d26574cb0bde7dcaa7423b0b65ed7a/propcache-0.5.4-cp311-cp311-manylinux2014_aarch64.manylinux_2_17_aarch64.manylinux_2_28_aarch64.whl"},
@@ -419,7 +468,6 @@ args=(--repo "$root" --venv "$venv" --cache "$cache")
     {"index": "https://pypi.org/simple", "name": "psutil-7.2.2-cp36-abi3-manylinux2014_aarch64.manylinux_2_17_aarch64.manylinux_2_28_aarch64.whl", "project": "psutil", "sha256": "b0726cecd84f9474419d67252add4ac0cd9811b04d61123054b9fb6f57df6e9e", "url": "https://files.pythonhosted.org/packages/63/65/37648c0c158dc222aba51c089eb3bdfa238e621674dc42d48706e639204f/psutil-7.2.2-cp36-abi3-manylinux2014_aarch64.manylinux_2_17_aarch64.manylinux_2_28_aarch64.whl"},
     {"index": "https://pypi.org/simple", "name": "py_cpuinfo-9.0.0-py3-none-any.whl", "project": "py-cpuinfo", "sha256": "859625bc251f64e21f077d099d4162689c762b5d6a4c3c97553d56241c9674d5", "url": "https://files.pythonhosted.org/packages/e0/a9/023730ba63db1e494a271cb018dcd361bd2c917ba7004c3e49d5daf795a2/py_cpuinfo-9.0.0-py3-none-any.whl"},
     {"index": "https://pypi.org/simple", "name": "pybase64-1.5.1-cp311-cp311-manylinux2014_aarch64.manylinux_2_17_aarch64.whl", "project": "pybase64", "sha256": "c8dd47a222cc4b5fa504930265d9624fa0b00a80801a3f150a8d0b21bec7429c", "url": "https://files.pythonhosted.org/packages/4f/0a/0617b8d949d26d260c21d3ad680db87f937cd8736a8451c096be3d8754a3/pybase64-1.5.1-cp311-cp311-manylinux2014_aarch64.manylinux_2_17_aarch64.whl"},
-    {"index": "https://pypi.org/simple", "name": "pycountry-26.2.16-py3-none-any.whl", "project": "pycountry", "sha256": "115c4baf7cceaa30f59a4694d79483c9167dbce7a9de4d3d571c5f3ea77c305a", "url": "https://files.pythonhosted.org/packages/9c/42/7703bd45b62fecd44cd7d3495423097e2f7d28bc2e99e7c1af68892ab157/pycountry-26.2.16-py3-none-any.whl"},
     {"index": "https://pypi.org/simple", "name": "pycparser-3.12-py3-none-any.whl", "project": "pycparser", "sha256": "a076f3f489b39b43ed13563a1dafe42447445bec2e294154ec5c57fcdda4c85e", "url": "https://files.pythonhosted.org/packages/b6/ae/315bbeee126a769cbde43cf4908acb4b40408d8bf8bbf334dd7368d8dadf/pycparser-3.12-py3-none-any.whl"},
     {"index": "https://pypi.org/simple", "name": "pydantic-2.14.4-py3-none-any.whl", "project": "pydantic", "sha256": "653a2ad9f6d8858529c77c72717d0ea991d6c6837fe683246b2f4b2bbfc3fadc", "url": "https://files.pythonhosted.org/packages/8a/8c/824a686c4ba815ddb0722f9e66272088bccd4e1ae1d2f7015375e4a4fc7f/pydantic-2.14.4-py3-none-any.whl"},
     {"index": "https://pypi.org/simple", "name": "pydantic_core-2.50.5-cp311-cp311-manylinux2014_aarch64.manylinux_2_17_aarch64.whl", "project": "pydantic-core", "sha256": "ba2b34529984a8e3cb1bc62a7687617722695a2cb4e57958de32a0eba128a07a", "url": "https://files.pythonhosted.org/packages/8f/bd/029b44924c3df7cf74f2127384ed628aa9070df05881582cca17e5a113c8/pydantic_core-2.50.5-cp311-cp311-manylinux2014_aarch64.manylinux_2_17_aarch64.whl"},
@@ -463,23 +511,104 @@ args=(--repo "$root" --venv "$venv" --cache "$cache")
     {"index": "https://pypi.org/simple", "name": "yarl-1.25.1-cp311-cp311-manylinux2014_aarch64.manylinux_2_17_aarch64.manylinux_2_28_aarch64.whl", "project": "yarl", "sha256": "acae6b45d1ace09b6ba3876da43b88366ef368f73b988c7f57e14231753d4420", "url": "https://files.pythonhosted.org/packages/f0/0b/5a516f70641092283f57cf3670bdb75e7327bcc0dcb5038697e4dfbfd569/yarl-1.25.1-cp311-cp311-manylinux2014_aarch64.manylinux_2_17_aarch64.manylinux_2_28_aarch64.whl"}
    ],
    "sources": {"apt_build": [], "compile": false, "items": [], "soc_version": ""}},
-  {"slug": "3-frameworks/pins",
+  {"slug": "3-frameworks/pins-vllm",
    "requirements": [
-    "megatron-core==0.16.1 --hash=sha256:dab8b9a16bff77f5677e5afbcdb9e4f5c7f794d34dedd2ea9902e4bcc878d417",
+   ],
+   "files": [
+   ],
+   "sources": {"apt_build": [], "compile": true, "items": [{"component": "vllm", "dist": "vllm", "env": {"VLLM_TARGET_DEVICE": "empty"}, "fetch": {"file": "vllm-0.23.0.tar.gz", "sha256": "760269db3d9611e12e524681df1bca0977d5d2f5fcb4481cc34d33efc4ae7ff5", "url": "https://files.pythonhosted.org/packages/68/c6/c4dc766b09e93de278693502612de0beba822983d4f609830406ead65cc9/vllm-0.23.0.tar.gz"}, "file": "vllm-0.23.0.tar.gz", "kind": "sdist", "sha256": "760269db3d9611e12e524681df1bca0977d5d2f5fcb4481cc34d33efc4ae7ff5", "soc_env": ""}], "soc_version": ""}},
+  {"slug": "3-frameworks/pins-megatron-core",
+   "requirements": [
+    "megatron-core==0.16.1 --hash=sha256:dab8b9a16bff77f5677e5afbcdb9e4f5c7f794d34dedd2ea9902e4bcc878d417"
+   ],
+   "files": [
+    {"index": "https://pypi.org/simple", "name": "megatron_core-0.16.1-cp311-cp311-manylinux_2_24_aarch64.manylinux_2_28_aarch64.whl", "project": "megatron-core", "sha256": "dab8b9a16bff77f5677e5afbcdb9e4f5c7f794d34dedd2ea9902e4bcc878d417", "url": "https://files.pythonhosted.org/packages/e9/65/f95666a61e569f8460ecf058af05fd4af2c7692724ceaa4fe7b2c53f2040/megatron_core-0.16.1-cp311-cp311-manylinux_2_24_aarch64.manylinux_2_28_aarch64.whl"}
+   ],
+   "sources": {"apt_build": [], "compile": false, "items": [], "soc_version": ""}},
+  {"slug": "3-frameworks/pins-mooncake-non-cuda",
+   "requirements": [
+   ],
+   "files": [
+   ],
+   "sources": {"apt_build": [], "compile": false, "items": [], "soc_version": ""}},
+  {"slug": "3-frameworks/pins-mooncake-non-cuda-arm64",
+   "requirements": [
     "mooncake-transfer-engine-non-cuda==0.3.13.post1 --hash=sha256:04796829bebb1b34f84460e9ab1a630162a20d848819514463f6ca839a871138"
    ],
    "files": [
-    {"index": "https://pypi.org/simple", "name": "megatron_core-0.16.1-cp311-cp311-manylinux_2_24_aarch64.manylinux_2_28_aarch64.whl", "project": "megatron-core", "sha256": "dab8b9a16bff77f5677e5afbcdb9e4f5c7f794d34dedd2ea9902e4bcc878d417", "url": "https://files.pythonhosted.org/packages/e9/65/f95666a61e569f8460ecf058af05fd4af2c7692724ceaa4fe7b2c53f2040/megatron_core-0.16.1-cp311-cp311-manylinux_2_24_aarch64.manylinux_2_28_aarch64.whl"},
     {"index": "https://pypi.org/simple", "name": "mooncake_transfer_engine_non_cuda-0.3.13.post1-cp311-cp311-manylinux_2_28_aarch64.whl", "project": "mooncake-transfer-engine-non-cuda", "sha256": "04796829bebb1b34f84460e9ab1a630162a20d848819514463f6ca839a871138", "url": "https://files.pythonhosted.org/packages/77/43/e4505a8044266809591d2d0465b00f32afe9085075c0528fdc019054e363/mooncake_transfer_engine_non_cuda-0.3.13.post1-cp311-cp311-manylinux_2_28_aarch64.whl"}
    ],
-   "sources": {"apt_build": [], "compile": true, "items": [{"component": "vllm", "dist": "vllm", "env": {"VLLM_TARGET_DEVICE": "empty"}, "fetch": {"file": "vllm-0.23.0.tar.gz", "sha256": "760269db3d9611e12e524681df1bca0977d5d2f5fcb4481cc34d33efc4ae7ff5", "url": "https://files.pythonhosted.org/packages/68/c6/c4dc766b09e93de278693502612de0beba822983d4f609830406ead65cc9/vllm-0.23.0.tar.gz"}, "file": "vllm-0.23.0.tar.gz", "kind": "sdist", "sha256": "760269db3d9611e12e524681df1bca0977d5d2f5fcb4481cc34d33efc4ae7ff5", "soc_env": ""}], "soc_version": ""}},
+   "sources": {"apt_build": [], "compile": false, "items": [], "soc_version": ""}},
+  {"slug": "4-app/deps-av",
+   "requirements": [
+    "av==18.1.0 --hash=sha256:6fc837cc51adf80331ac850779cd53b5d4c4460b0ebe9057a02a921c6736f19d"
+   ],
+   "files": [
+    {"index": "https://pypi.org/simple", "name": "av-18.1.0-cp311-abi3-manylinux_2_28_aarch64.whl", "project": "av", "sha256": "6fc837cc51adf80331ac850779cd53b5d4c4460b0ebe9057a02a921c6736f19d", "url": "https://files.pythonhosted.org/packages/d9/84/2464ffb64c08c5ce8b522c8e74594714414e3b0575267652c5c51c0574b9/av-18.1.0-cp311-abi3-manylinux_2_28_aarch64.whl"}
+   ],
+   "sources": {"apt_build": [], "compile": false, "items": [], "soc_version": ""}},
+  {"slug": "4-app/deps-pandas",
+   "requirements": [
+    "pandas==3.1.1 --hash=sha256:593fb29eb5e51ab77ee37bda7ab2232aa1077088af7b4acbd18ca2f43f6c02f5"
+   ],
+   "files": [
+    {"index": "https://pypi.org/simple", "name": "pandas-3.1.1-cp311-cp311-manylinux_2_24_aarch64.manylinux_2_28_aarch64.whl", "project": "pandas", "sha256": "593fb29eb5e51ab77ee37bda7ab2232aa1077088af7b4acbd18ca2f43f6c02f5", "url": "https://files.pythonhosted.org/packages/33/b8/f771130a0d12b7664c4427b6f4b8a5f5352029c31a0cc2876e3259a4ab6a/pandas-3.1.1-cp311-cp311-manylinux_2_24_aarch64.manylinux_2_28_aarch64.whl"}
+   ],
+   "sources": {"apt_build": [], "compile": false, "items": [], "soc_version": ""}},
+  {"slug": "4-app/deps-pyarrow",
+   "requirements": [
+    "pyarrow==26.0.1 --hash=sha256:22a96a225de107eb9acd1ad9a818198ca832df2a4c0952412f754a7ed2105a98"
+   ],
+   "files": [
+    {"index": "https://pypi.org/simple", "name": "pyarrow-26.0.1-cp311-cp311-manylinux_2_28_aarch64.whl", "project": "pyarrow", "sha256": "22a96a225de107eb9acd1ad9a818198ca832df2a4c0952412f754a7ed2105a98", "url": "https://files.pythonhosted.org/packages/03/f9/44489f525c73cc469f23fd02c0a3009882a8dcf45d0d9fb6ca1bb84a53e2/pyarrow-26.0.1-cp311-cp311-manylinux_2_28_aarch64.whl"}
+   ],
+   "sources": {"apt_build": [], "compile": false, "items": [], "soc_version": ""}},
+  {"slug": "4-app/deps-ray",
+   "requirements": [
+    "ray==2.60.0 --hash=sha256:d51d623d6af4ef49f5dee7d3340b95b44cdc774b6a7964e8632acdfce8b9efac"
+   ],
+   "files": [
+    {"index": "https://pypi.org/simple", "name": "ray-2.60.0-cp311-cp311-manylinux2014_aarch64.whl", "project": "ray", "sha256": "d51d623d6af4ef49f5dee7d3340b95b44cdc774b6a7964e8632acdfce8b9efac", "url": "https://files.pythonhosted.org/packages/ed/f4/8bdbee2aaef1437cf55d79f91dd43b3c3467741e06c9275eac900d9b9fac/ray-2.60.0-cp311-cp311-manylinux2014_aarch64.whl"}
+   ],
+   "sources": {"apt_build": [], "compile": false, "items": [], "soc_version": ""}},
+  {"slug": "4-app/deps-tensorboard",
+   "requirements": [
+    "tensorboard==2.21.0 --hash=sha256:7279316dcb6bd5bc391d623dea841531299cde1887310e8133bc34a996d32255"
+   ],
+   "files": [
+    {"index": "https://pypi.org/simple", "name": "tensorboard-2.21.0-py3-none-any.whl", "project": "tensorboard", "sha256": "7279316dcb6bd5bc391d623dea841531299cde1887310e8133bc34a996d32255", "url": "https://files.pythonhosted.org/packages/37/4b/cd2eec9642781a8f5b2fb9994e3933a7b259ab18e9d49aeede9b5acf6311/tensorboard-2.21.0-py3-none-any.whl"}
+   ],
+   "sources": {"apt_build": [], "compile": false, "items": [], "soc_version": ""}},
+  {"slug": "4-app/deps-tensorboard-data-server",
+   "requirements": [
+    "tensorboard-data-server==0.7.2 --hash=sha256:7e0610d205889588983836ec05dc098e80f97b7e7bbff7e994ebb78f578d0ddb"
+   ],
+   "files": [
+    {"index": "https://pypi.org/simple", "name": "tensorboard_data_server-0.7.2-py3-none-any.whl", "project": "tensorboard-data-server", "sha256": "7e0610d205889588983836ec05dc098e80f97b7e7bbff7e994ebb78f578d0ddb", "url": "https://files.pythonhosted.org/packages/7a/13/e503968fefabd4c6b2650af21e110aa8466fe21432cd7c43a84577a89438/tensorboard_data_server-0.7.2-py3-none-any.whl"}
+   ],
+   "sources": {"apt_build": [], "compile": false, "items": [], "soc_version": ""}},
+  {"slug": "4-app/deps-virtualenv",
+   "requirements": [
+    "virtualenv==21.14.5 --hash=sha256:b0651e0174982bba17cc6f0aaa2ef496730cb85a3f35eb5d1119d1c904f7d1da"
+   ],
+   "files": [
+    {"index": "https://pypi.org/simple", "name": "virtualenv-21.14.5-py3-none-any.whl", "project": "virtualenv", "sha256": "b0651e0174982bba17cc6f0aaa2ef496730cb85a3f35eb5d1119d1c904f7d1da", "url": "https://files.pythonhosted.org/packages/df/93/084f10ebbecdedf7902ed68fbecc903f0e9c5742155bfffb05eccbc071da/virtualenv-21.14.5-py3-none-any.whl"}
+   ],
+   "sources": {"apt_build": [], "compile": false, "items": [], "soc_version": ""}},
+  {"slug": "4-app/deps-wandb",
+   "requirements": [
+    "wandb==0.31.0 --hash=sha256:0cbd8986ca56115897defcfd8ad8def1a871b99d1e8bde4f106633dc9969b7a3"
+   ],
+   "files": [
+    {"index": "https://pypi.org/simple", "name": "wandb-0.31.0-py3-none-manylinux_2_28_aarch64.whl", "project": "wandb", "sha256": "0cbd8986ca56115897defcfd8ad8def1a871b99d1e8bde4f106633dc9969b7a3", "url": "https://files.pythonhosted.org/packages/e3/c8/aa5e7ab3d947928d8a41e676d519e3fd37e7bf467ae72261fcb0823199db/wandb-0.31.0-py3-none-manylinux_2_28_aarch64.whl"}
+   ],
+   "sources": {"apt_build": [], "compile": false, "items": [], "soc_version": ""}},
   {"slug": "4-app/deps",
    "requirements": [
     "absl-py==2.5.1 --hash=sha256:721200f2f0e9960f2ca9dc3a2a706b201f5f75d812c158f059cbbe29eeafbdb8",
     "accelerate==1.16.0 --hash=sha256:180885b6d7b05a19dc2dd6f722c5ce930f615e81e9e5f79d3ca910ddb9e6859e",
     "aiohttp-cors==0.8.1 --hash=sha256:3180cf304c5c712d626b9162b195b1db7ddf976a2a25172b35bb2448b890a80d",
     "antlr4-python3-runtime==4.9.3 --hash=sha256:f224469b4168294902bb1efa80a8bf7855f24c99aef99cbefc1bcd3cce77881b",
-    "av==18.1.0 --hash=sha256:6fc837cc51adf80331ac850779cd53b5d4c4460b0ebe9057a02a921c6736f19d",
     "codetiming==1.4.0 --hash=sha256:3b80f409bef00941a9755c5524071ce2f72eaa4520f4bc35b33869cde024ccbd",
     "colorful==0.5.8 --hash=sha256:a9381fdda3337fbaba5771991020abc69676afa102646650b759927892875992",
     "cwevals==0.0.1b1 --hash=sha256:6936baf0ccdc5d9092abd5c2ab628cedcdae9bb72edfdf730f7aaac19118855a",
@@ -499,12 +628,10 @@ args=(--repo "$root" --venv "$venv" --cache "$cache")
     "opencensus-context==0.1.3 --hash=sha256:073bb0590007af276853009fac7e4bab1d523c3f03baf4cb4511ca38967c6039",
     "opentelemetry-exporter-prometheus==0.66b2 --hash=sha256:b73998788aa30bec3bfe20fae312650878adb59f6563ed8bf37c188cb450a189",
     "orjson==3.13.0 --hash=sha256:dd9d9a101bd8dbfad112170f009cd155e52bb8c936468821a0d03cbb96c0e426",
-    "pandas==3.1.1 --hash=sha256:593fb29eb5e51ab77ee37bda7ab2232aa1077088af7b4acbd18ca2f43f6c02f5",
     "peft==0.21.2 --hash=sha256:106ab6077ff72c54d21577f9af5970e34bac7582cb14209f7b2b511e322a4eae",
     "platformdirs==4.14.9 --hash=sha256:d0d3a23e7ff282cfa94b77f5a22b81030dcb68ba0430f90c74f4bd8d090782ea",
     "proto-plus==1.29.0 --hash=sha256:8acd070469a7aaf43f440b022ef9757c8cac1a9f866e933f59ae98669ddc6c8b",
     "py-spy==0.4.3 --hash=sha256:bbcec46930d464b3bfc142d6d02ade4dd8ad5627823263b3eff0280e80c7c132",
-    "pyarrow==26.0.1 --hash=sha256:22a96a225de107eb9acd1ad9a818198ca832df2a4c0952412f754a7ed2105a98",
     "pyasn1==0.6.5 --hash=sha256:4017b0fce125096b8573b39c989fdb1a4b19cf761e683398184550fea0e66587",
     "pyasn1-modules==0.4.2 --hash=sha256:29253a9207ce32b64c3ac6600edc75368f98473906e8fd1043bd6b5b1de2c14a",
     "pybind11==3.1.0 --hash=sha256:b8488090f8acffbcb6b5d6a85571a6827a0a2981ffb75e5a0b27b87c4a6b7dd0",
@@ -513,17 +640,12 @@ args=(--repo "$root" --venv "$venv" --cache "$cache")
     "python-discovery==1.9.6 --hash=sha256:93b10b90363d4151964cdeee2ec6601f3041b17fc2b253a1c3da7d6e7ddd8337",
     "pyvers==0.1.0 --hash=sha256:065249805ae537ddf9a2d1a8dffc6d0a12474a347d2eaa2f35ebdae92c0c8199",
     "qwen-vl-utils==0.0.14 --hash=sha256:5e28657bfd031e56bd447c5901b58ddfc3835285ed100f4c56580e0ade054e96",
-    "ray==2.60.0 --hash=sha256:d51d623d6af4ef49f5dee7d3340b95b44cdc774b6a7964e8632acdfce8b9efac",
     "six==1.17.0 --hash=sha256:4721f391ed90541fddacab5acf947aa0d3dc7d27b2e1e8eda2be8970586c3274",
     "smart-open==9.0.4 --hash=sha256:a0194ca29b392127c0cfc51183e0d9492ca129be91169250996c307ef293d80c",
-    "tensorboard==2.21.0 --hash=sha256:7279316dcb6bd5bc391d623dea841531299cde1887310e8133bc34a996d32255",
-    "tensorboard-data-server==0.7.2 --hash=sha256:7e0610d205889588983836ec05dc098e80f97b7e7bbff7e994ebb78f578d0ddb",
     "tensordict==0.10.0 --hash=sha256:369c0a2dd3cbd9d0bcf98cc389486295e683d262bb57d4a07733cd56d936f4b2",
     "torchdata==0.11.0 --hash=sha256:52b940fbbe0e00fb21cabddf528449d1bec5bfb0d0823b7487b15f951658ee33",
     "transferqueue==0.1.11 --hash=sha256:dfc5adb71e55732bb239f964d8e7fecea6eeaa66d9bdbdcc0b12ffe9a3b0c120",
     "tzdata==2026.6 --hash=sha256:0a10eec6e13ef16b627fabed9a5f2ba61a62b1c67f327305f4e7e412a70b4aec",
-    "virtualenv==21.14.5 --hash=sha256:b0651e0174982bba17cc6f0aaa2ef496730cb85a3f35eb5d1119d1c904f7d1da",
-    "wandb==0.31.0 --hash=sha256:0cbd8986ca56115897defcfd8ad8def1a871b99d1e8bde4f106633dc9969b7a3",
     "werkzeug==3.1.9 --hash=sha256:6392e50c78460ba618e5b21f08a71f59c99ce99cdc6cf6e3dd7e6ccca8754fab",
     "wrapt==2.5.2 --hash=sha256:594c6d10b9cfb951a09f7338531a41d31194e7eee9dee206c0a8992421682719",
     "xxhash==4.1.0 --hash=sha256:f948b71013e0a0922176563dd4538967e2d7717b845bd61e0407f2e410962050",
@@ -534,7 +656,6 @@ args=(--repo "$root" --venv "$venv" --cache "$cache")
     {"index": "https://pypi.org/simple", "name": "accelerate-1.16.0-py3-none-any.whl", "project": "accelerate", "sha256": "180885b6d7b05a19dc2dd6f722c5ce930f615e81e9e5f79d3ca910ddb9e6859e", "url": "https://files.pythonhosted.org/packages/29/8e/d77aa769cf76472ede10e73e5c27ed22587ff12091fdd7408bc390f41af7/accelerate-1.16.0-py3-none-any.whl"},
     {"index": "https://pypi.org/simple", "name": "aiohttp_cors-0.8.1-py3-none-any.whl", "project": "aiohttp-cors", "sha256": "3180cf304c5c712d626b9162b195b1db7ddf976a2a25172b35bb2448b890a80d", "url": "https://files.pythonhosted.org/packages/98/3b/40a68de458904bcc143622015fff2352b6461cd92fd66d3527bf1c6f5716/aiohttp_cors-0.8.1-py3-none-any.whl"},
     {"index": "https://pypi.org/simple", "name": "antlr4-python3-runtime-4.9.3.tar.gz", "project": "antlr4-python3-runtime", "sha256": "f224469b4168294902bb1efa80a8bf7855f24c99aef99cbefc1bcd3cce77881b", "url": "https://files.pythonhosted.org/packages/3e/38/7859ff46355f76f8d19459005ca000b6e7012f2f1ca597746cbcd1fbfe5e/antlr4-python3-runtime-4.9.3.tar.gz"},
-    {"index": "https://pypi.org/simple", "name": "av-18.1.0-cp311-abi3-manylinux_2_28_aarch64.whl", "project": "av", "sha256": "6fc837cc51adf80331ac850779cd53b5d4c4460b0ebe9057a02a921c6736f19d", "url": "https://files.pythonhosted.org/packages/d9/84/2464ffb64c08c5ce8b522c8e74594714414e3b0575267652c5c51c0574b9/av-18.1.0-cp311-abi3-manylinux_2_28_aarch64.whl"},
     {"index": "https://pypi.org/simple", "name": "codetiming-1.4.0-py3-none-any.whl", "project": "codetiming", "sha256": "3b80f409bef00941a9755c5524071ce2f72eaa4520f4bc35b33869cde024ccbd", "url": "https://files.pythonhosted.org/packages/bc/91/e4a2b7c64e738beefddfa24b409d6eecb16c378bde01578918b6ea722a09/codetiming-1.4.0-py3-none-any.whl"},
     {"index": "https://pypi.org/simple", "name": "colorful-0.5.8-py2.py3-none-any.whl", "project": "colorful", "sha256": "a9381fdda3337fbaba5771991020abc69676afa102646650b759927892875992", "url": "https://files.pythonhosted.org/packages/c3/11/25cdf9d5fc21efd30134fc74c43702c6f7ef09ebae8ed927f1283403ad8d/colorful-0.5.8-py2.py3-none-any.whl"},
     {"index": "https://pypi.org/simple", "name": "cwevals-0.0.1b1-py3-none-any.whl", "project": "cwevals", "sha256": "6936baf0ccdc5d9092abd5c2ab628cedcdae9bb72edfdf730f7aaac19118855a", "url": "https://files.pythonhosted.org/packages/b5/96/b3b348954f88915e60e2f1fbe6d09250584e53a20d949e55786f31dbaeb0/cwevals-0.0.1b1-py3-none-any.whl"},
@@ -554,12 +675,10 @@ args=(--repo "$root" --venv "$venv" --cache "$cache")
     {"index": "https://pypi.org/simple", "name": "opencensus_context-0.1.3-py2.py3-none-any.whl", "project": "opencensus-context", "sha256": "073bb0590007af276853009fac7e4bab1d523c3f03baf4cb4511ca38967c6039", "url": "https://files.pythonhosted.org/packages/10/68/162c97ea78c957d68ecf78a5c5041d2e25bd5562bdf5d89a6cbf7f8429bf/opencensus_context-0.1.3-py2.py3-none-any.whl"},
     {"index": "https://pypi.org/simple", "name": "opentelemetry_exporter_prometheus-0.66b2-py3-none-any.whl", "project": "opentelemetry-exporter-prometheus", "sha256": "b73998788aa30bec3bfe20fae312650878adb59f6563ed8bf37c188cb450a189", "url": "https://files.pythonhosted.org/packages/b3/ec/91617f3e9bbe50487fd899a9efee4d111eabc3c61b66c2ef3ecf0aaba68e/opentelemetry_exporter_prometheus-0.66b2-py3-none-any.whl"},
     {"index": "https://pypi.org/simple", "name": "orjson-3.13.0-cp311-cp311-manylinux_2_17_aarch64.manylinux2014_aarch64.whl", "project": "orjson", "sha256": "dd9d9a101bd8dbfad112170f009cd155e52bb8c936468821a0d03cbb96c0e426", "url": "https://files.pythonhosted.org/packages/ca/80/0eec5fbde2e52407646b4cb3118f63175bdcee1e2390c2759dc96e0bc62a/orjson-3.13.0-cp311-cp311-manylinux_2_17_aarch64.manylinux2014_aarch64.whl"},
-    {"index": "https://pypi.org/simple", "name": "pandas-3.1.1-cp311-cp311-manylinux_2_24_aarch64.manylinux_2_28_aarch64.whl", "project": "pandas", "sha256": "593fb29eb5e51ab77ee37bda7ab2232aa1077088af7b4acbd18ca2f43f6c02f5", "url": "https://files.pythonhosted.org/packages/33/b8/f771130a0d12b7664c4427b6f4b8a5f5352029c31a0cc2876e3259a4ab6a/pandas-3.1.1-cp311-cp311-manylinux_2_24_aarch64.manylinux_2_28_aarch64.whl"},
     {"index": "https://pypi.org/simple", "name": "peft-0.21.2-py3-none-any.whl", "project": "peft", "sha256": "106ab6077ff72c54d21577f9af5970e34bac7582cb14209f7b2b511e322a4eae", "url": "https://files.pythonhosted.org/packages/70/0b/59441cdbfdd342ed03c08af90a2fe16173f0cd48ab219f523b39ca059a79/peft-0.21.2-py3-none-any.whl"},
     {"index": "https://pypi.org/simple", "name": "platformdirs-4.14.9-py3-none-any.whl", "project": "platformdirs", "sha256": "d0d3a23e7ff282cfa94b77f5a22b81030dcb68ba0430f90c74f4bd8d090782ea", "url": "https://files.pythonhosted.org/packages/3b/e7/fc53dfd2f9469cce9be9c58385bdcdb5087e790c135c9dadd4cc8401bb3d/platformdirs-4.14.9-py3-none-any.whl"},
     {"index": "https://pypi.org/simple", "name": "proto_plus-1.29.0-py3-none-any.whl", "project": "proto-plus", "sha256": "8acd070469a7aaf43f440b022ef9757c8cac1a9f866e933f59ae98669ddc6c8b", "url": "https://files.pythonhosted.org/packages/b1/05/a3ef5b1161498e7b5a2a60288a9cf41b9149e94555423a43ec536737ac1a/proto_plus-1.29.0-py3-none-any.whl"},
     {"index": "https://pypi.org/simple", "name": "py_spy-0.4.3-py2.py3-none-manylinux2014_aarch64.manylinux_2_17_aarch64.whl", "project": "py-spy", "sha256": "bbcec46930d464b3bfc142d6d02ade4dd8ad5627823263b3eff0280e80c7c132", "url": "https://files.pythonhosted.org/packages/60/c3/c9384da6992d64e0dffab551cda3d1e990de1a2685fcfcc16fc8e5a98b18/py_spy-0.4.3-py2.py3-none-manylinux2014_aarch64.manylinux_2_17_aarch64.whl"},
-    {"index": "https://pypi.org/simple", "name": "pyarrow-26.0.1-cp311-cp311-manylinux_2_28_aarch64.whl", "project": "pyarrow", "sha256": "22a96a225de107eb9acd1ad9a818198ca832df2a4c0952412f754a7ed2105a98", "url": "https://files.pythonhosted.org/packages/03/f9/44489f525c73cc469f23fd02c0a3009882a8dcf45d0d9fb6ca1bb84a53e2/pyarrow-26.0.1-cp311-cp311-manylinux_2_28_aarch64.whl"},
     {"index": "https://pypi.org/simple", "name": "pyasn1-0.6.5-py3-none-any.whl", "project": "pyasn1", "sha256": "4017b0fce125096b8573b39c989fdb1a4b19cf761e683398184550fea0e66587", "url": "https://files.pythonhosted.org/packages/19/1f/3eefd5c84c35cae44549ce1c7f7e58f7945b34f5a6bce07a135438522073/pyasn1-0.6.5-py3-none-any.whl"},
     {"index": "https://pypi.org/simple", "name": "pyasn1_modules-0.4.2-py3-none-any.whl", "project": "pyasn1-modules", "sha256": "29253a9207ce32b64c3ac6600edc75368f98473906e8fd1043bd6b5b1de2c14a", "url": "https://files.pythonhosted.org/packages/47/8d/d529b5d697919ba8c11ad626e835d4039be708a35b0d22de83a269a6682c/pyasn1_modules-0.4.2-py3-none-any.whl"},
     {"index": "https://pypi.org/simple", "name": "pybind11-3.1.0-py3-none-any.whl", "project": "pybind11", "sha256": "b8488090f8acffbcb6b5d6a85571a6827a0a2981ffb75e5a0b27b87c4a6b7dd0", "url": "https://files.pythonhosted.org/packages/33/fd/8762f7ee3e4e4be6d1d846cffb4916dd9bb02b2f800d3603718a0efe494c/pybind11-3.1.0-py3-none-any.whl"},
@@ -568,32 +687,39 @@ args=(--repo "$root" --venv "$venv" --cache "$cache")
     {"index": "https://pypi.org/simple", "name": "python_discovery-1.9.6-py3-none-any.whl", "project": "python-discovery", "sha256": "93b10b90363d4151964cdeee2ec6601f3041b17fc2b253a1c3da7d6e7ddd8337", "url": "https://files.pythonhosted.org/packages/c4/34/65e66e8c384dc08f0e58c474587c05c4bc952f60facd8a15e80748118bd1/python_discovery-1.9.6-py3-none-any.whl"},
     {"index": "https://pypi.org/simple", "name": "pyvers-0.1.0-py3-none-any.whl", "project": "pyvers", "sha256": "065249805ae537ddf9a2d1a8dffc6d0a12474a347d2eaa2f35ebdae92c0c8199", "url": "https://files.pythonhosted.org/packages/7f/39/c5432f541e6ea1d616dfd6ef42ce02792f7eb42dd44f5ed4439dbe17a58b/pyvers-0.1.0-py3-none-any.whl"},
     {"index": "https://pypi.org/simple", "name": "qwen_vl_utils-0.0.14-py3-none-any.whl", "project": "qwen-vl-utils", "sha256": "5e28657bfd031e56bd447c5901b58ddfc3835285ed100f4c56580e0ade054e96", "url": "https://files.pythonhosted.org/packages/c4/43/80f67e0336cb2fc725f8e06f7fe35c1d0fe946f4d2b8b2175e797e07349e/qwen_vl_utils-0.0.14-py3-none-any.whl"},
-    {"index": "https://pypi.org/simple", "name": "ray-2.60.0-cp311-cp311-manylinux2014_aarch64.whl", "project": "ray", "sha256": "d51d623d6af4ef49f5dee7d3340b95b44cdc774b6a7964e8632acdfce8b9efac", "url": "https://files.pythonhosted.org/packages/ed/f4/8bdbee2aaef1437cf55d79f91dd43b3c3467741e06c9275eac900d9b9fac/ray-2.60.0-cp311-cp311-manylinux2014_aarch64.whl"},
     {"index": "https://pypi.org/simple", "name": "six-1.17.0-py2.py3-none-any.whl", "project": "six", "sha256": "4721f391ed90541fddacab5acf947aa0d3dc7d27b2e1e8eda2be8970586c3274", "url": "https://files.pythonhosted.org/packages/b7/ce/149a00dd41f10bc29e5921b496af8b574d8413afcd5e30dfa0ed46c2cc5e/six-1.17.0-py2.py3-none-any.whl"},
     {"index": "https://pypi.org/simple", "name": "smart_open-9.0.4-py3-none-any.whl", "project": "smart-open", "sha256": "a0194ca29b392127c0cfc51183e0d9492ca129be91169250996c307ef293d80c", "url": "https://files.pythonhosted.org/packages/6f/af/62ef87f267e9f5aeed76392d3d25d5a1a36893743e67fb727b61fff6994b/smart_open-9.0.4-py3-none-any.whl"},
-    {"index": "https://pypi.org/simple", "name": "tensorboard-2.21.0-py3-none-any.whl", "project": "tensorboard", "sha256": "7279316dcb6bd5bc391d623dea841531299cde1887310e8133bc34a996d32255", "url": "https://files.pythonhosted.org/packages/37/4b/cd2eec9642781a8f5b2fb9994e3933a7b259ab18e9d49aeede9b5acf6311/tensorboard-2.21.0-py3-none-any.whl"},
-    {"index": "https://pypi.org/simple", "name": "tensorboard_data_server-0.7.2-py3-none-any.whl", "project": "tensorboard-data-server", "sha256": "7e0610d205889588983836ec05dc098e80f97b7e7bbff7e994ebb78f578d0ddb", "url": "https://files.pythonhosted.org/packages/7a/13/e503968fefabd4c6b2650af21e110aa8466fe21432cd7c43a84577a89438/tensorboard_data_server-0.7.2-py3-none-any.whl"},
     {"index": "https://pypi.org/simple", "name": "tensordict-0.10.0-cp311-cp311-manylinux_2_28_aarch64.whl", "project": "tensordict", "sha256": "369c0a2dd3cbd9d0bcf98cc389486295e683d262bb57d4a07733cd56d936f4b2", "url": "https://files.pythonhosted.org/packages/ac/7f/46b81cd2bf98860a6e4313605eccd45d44c7490dfd60b2124534d7efbe6e/tensordict-0.10.0-cp311-cp311-manylinux_2_28_aarch64.whl"},
     {"index": "https://pypi.org/simple", "name": "torchdata-0.11.0-py3-none-any.whl", "project": "torchdata", "sha256": "52b940fbbe0e00fb21cabddf528449d1bec5bfb0d0823b7487b15f951658ee33", "url": "https://files.pythonhosted.org/packages/95/d4/af694ef718aedbe95a72760ab9ff7a6a7a44ace2d7f70c27bfeb67c5c503/torchdata-0.11.0-py3-none-any.whl"},
     {"index": "https://pypi.org/simple", "name": "transferqueue-0.1.11-py3-none-any.whl", "project": "transferqueue", "sha256": "dfc5adb71e55732bb239f964d8e7fecea6eeaa66d9bdbdcc0b12ffe9a3b0c120", "url": "https://files.pythonhosted.org/packages/c4/67/52d95539c77597772ba4c3800faf13f5894568e60791fc45a7275f69039b/transferqueue-0.1.11-py3-none-any.whl"},
     {"index": "https://pypi.org/simple", "name": "tzdata-2026.6-py2.py3-none-any.whl", "project": "tzdata", "sha256": "0a10eec6e13ef16b627fabed9a5f2ba61a62b1c67f327305f4e7e412a70b4aec", "url": "https://files.pythonhosted.org/packages/0a/66/9a06c2227fedfd4919f0eaaa8b94377d9730882a7e4f95823c9a331ab5e1/tzdata-2026.6-py2.py3-none-any.whl"},
-    {"index": "https://pypi.org/simple", "name": "virtualenv-21.14.5-py3-none-any.whl", "project": "virtualenv", "sha256": "b0651e0174982bba17cc6f0aaa2ef496730cb85a3f35eb5d1119d1c904f7d1da", "url": "https://files.pythonhosted.org/packages/df/93/084f10ebbecdedf7902ed68fbecc903f0e9c5742155bfffb05eccbc071da/virtualenv-21.14.5-py3-none-any.whl"},
-    {"index": "https://pypi.org/simple", "name": "wandb-0.31.0-py3-none-manylinux_2_28_aarch64.whl", "project": "wandb", "sha256": "0cbd8986ca56115897defcfd8ad8def1a871b99d1e8bde4f106633dc9969b7a3", "url": "https://files.pythonhosted.org/packages/e3/c8/aa5e7ab3d947928d8a41e676d519e3fd37e7bf467ae72261fcb0823199db/wandb-0.31.0-py3-none-manylinux_2_28_aarch64.whl"},
     {"index": "https://pypi.org/simple", "name": "werkzeug-3.1.9-py3-none-any.whl", "project": "werkzeug", "sha256": "6392e50c78460ba618e5b21f08a71f59c99ce99cdc6cf6e3dd7e6ccca8754fab", "url": "https://files.pythonhosted.org/packages/a1/38/df03f564f43cec2684823f3cccae1a652ee7face1cbaa76fb223096e64d7/werkzeug-3.1.9-py3-none-any.whl"},
     {"index": "https://pypi.org/simple", "name": "wrapt-2.5.2-cp311-cp311-manylinux2014_aarch64.manylinux_2_17_aarch64.manylinux_2_28_aarch64.whl", "project": "wrapt", "sha256": "594c6d10b9cfb951a09f7338531a41d31194e7eee9dee206c0a8992421682719", "url": "https://files.pythonhosted.org/packages/69/22/8e9ef3a15115f3cc01f2460aaf9aeb04819704fefd218086642c7182be95/wrapt-2.5.2-cp311-cp311-manylinux2014_aarch64.manylinux_2_17_aarch64.manylinux_2_28_aarch64.whl"},
     {"index": "https://pypi.org/simple", "name": "xxhash-4.1.0-cp311-cp311-manylinux2014_aarch64.manylinux_2_17_aarch64.manylinux_2_28_aarch64.whl", "project": "xxhash", "sha256": "f948b71013e0a0922176563dd4538967e2d7717b845bd61e0407f2e410962050", "url": "https://files.pythonhosted.org/packages/2f/be/4e9efad09e3152cd437a6ad46148a9fe992f9bdfc1117808e71bc02178c4/xxhash-4.1.0-cp311-cp311-manylinux2014_aarch64.manylinux_2_17_aarch64.manylinux_2_28_aarch64.whl"},
     {"index": "https://pypi.org/simple", "name": "zipp-4.1.2-py3-none-any.whl", "project": "zipp", "sha256": "b30cb6cd253122169c47de245ca24a86bac2a5d3802ba15bf7ba6414eb9e144d", "url": "https://files.pythonhosted.org/packages/b8/44/7bd2007260da11cccca29ba2d4c345f1287aa663db38ee7cefeabf6386a5/zipp-4.1.2-py3-none-any.whl"}
    ],
    "sources": {"apt_build": [], "compile": true, "items": [], "soc_version": ""}},
-  {"slug": "4-app/pins",
+  {"slug": "4-app/pins-mbridge",
    "requirements": [
-    "mbridge==0.15.1 --hash=sha256:5c7c007c2eb13bb2d0ce9bd6b313537024d0a7fad52179ff367635eafe5cd4cd",
-    "transformers==5.10.4 --hash=sha256:8c5b99b141b53619435a76629b0284f04d27ff46d788b463fc0ecb23b8ff130e",
+    "mbridge==0.15.1 --hash=sha256:5c7c007c2eb13bb2d0ce9bd6b313537024d0a7fad52179ff367635eafe5cd4cd"
+   ],
+   "files": [
+    {"index": "https://pypi.org/simple", "name": "mbridge-0.15.1-py3-none-any.whl", "project": "mbridge", "sha256": "5c7c007c2eb13bb2d0ce9bd6b313537024d0a7fad52179ff367635eafe5cd4cd", "url": "https://files.pythonhosted.org/packages/51/dc/8208746f41ff08d0b6eb8c261569d57af97648ee0d1631ea273e68c627dc/mbridge-0.15.1-py3-none-any.whl"}
+   ],
+   "sources": {"apt_build": [], "compile": false, "items": [], "soc_version": ""}},
+  {"slug": "4-app/pins-transformers",
+   "requirements": [
+    "transformers==5.10.4 --hash=sha256:8c5b99b141b53619435a76629b0284f04d27ff46d788b463fc0ecb23b8ff130e"
+   ],
+   "files": [
+    {"index": "https://pypi.org/simple", "name": "transformers-5.10.4-py3-none-any.whl", "project": "transformers", "sha256": "8c5b99b141b53619435a76629b0284f04d27ff46d788b463fc0ecb23b8ff130e", "url": "https://files.pythonhosted.org/packages/d7/f1/d66881f28d3e64002a21d043c7c8db306c0ad5a711c85337ff551bfbc040/transformers-5.10.4-py3-none-any.whl"}
+   ],
+   "sources": {"apt_build": [], "compile": false, "items": [], "soc_version": ""}},
+  {"slug": "4-app/pins-verl",
+   "requirements": [
     "verl==0.9.1 --hash=sha256:db6e6f2a8d9d5808d9ec32d357a42319fdc6967df688ff9d9810050f49bfdd14"
    ],
    "files": [
-    {"index": "https://pypi.org/simple", "name": "mbridge-0.15.1-py3-none-any.whl", "project": "mbridge", "sha256": "5c7c007c2eb13bb2d0ce9bd6b313537024d0a7fad52179ff367635eafe5cd4cd", "url": "https://files.pythonhosted.org/packages/51/dc/8208746f41ff08d0b6eb8c261569d57af97648ee0d1631ea273e68c627dc/mbridge-0.15.1-py3-none-any.whl"},
-    {"index": "https://pypi.org/simple", "name": "transformers-5.10.4-py3-none-any.whl", "project": "transformers", "sha256": "8c5b99b141b53619435a76629b0284f04d27ff46d788b463fc0ecb23b8ff130e", "url": "https://files.pythonhosted.org/packages/d7/f1/d66881f28d3e64002a21d043c7c8db306c0ad5a711c85337ff551bfbc040/transformers-5.10.4-py3-none-any.whl"},
     {"index": "https://pypi.org/simple", "name": "verl-0.9.1-py3-none-any.whl", "project": "verl", "sha256": "db6e6f2a8d9d5808d9ec32d357a42319fdc6967df688ff9d9810050f49bfdd14", "url": "https://files.pythonhosted.org/packages/16/aa/e17148c766467a63f527f2da971321074b9b96773b43c398ff96b9a795ab/verl-0.9.1-py3-none-any.whl"}
    ],
    "sources": {"apt_build": [], "compile": false, "items": [], "soc_version": ""}}
