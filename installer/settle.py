@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
 """End every image RUN step with the same bytes on every build; never shipped.
 
-    python3 settle.py --before BEFORE [ROOT]   first in the step: writes BEFORE
-    python3 settle.py BEFORE [ROOT]            last in the step
+    python3 settle.py BEFORE [ROOT]
 
-BEFORE: a file on the step's tmpfs /tmp, written first, listing the residue (below) there was then.
-Everything the step wrote is newer than BEFORE. settle:
+BEFORE: a file the step wrote first (on the step's tmpfs /tmp), listing every path under RESIDUE_DIRS
+then (`find /var /root -xdev`: a walk of the whole tree costs seconds under QEMU, and the first step
+runs before python3 is installed). Everything the step wrote is newer than BEFORE. settle:
   1. removes run-time residue package managers leave (logs, caches, backup copies of their state)
      that the step created, and empties the residue files that were there before it (deleting those
      would leave a whiteout in the layer, and the engine stamps whiteouts with the wall clock);
@@ -30,6 +30,9 @@ RESIDUE = ("/var/log/dpkg.log", "/var/log/alternatives.log", "/var/log/apt/*", "
            "/var/cache/ldconfig/aux-cache", "/var/cache/apt/*.bin", "/var/cache/apt/archives/*.deb",
            "/var/lib/apt/lists/*", "/var/lib/dpkg/*-old", "/var/cache/debconf/*-old", "/root/.cache",
            "/root/.wget-hsts")
+
+
+RESIDUE_DIRS = ("/var", "/root")  # every RESIDUE path is under one of them
 
 
 def residue(root: str) -> list:
@@ -88,10 +91,6 @@ def newer(paths, start: float, device: int) -> list:
 
 
 def main() -> None:
-    if sys.argv[1] == "--before":
-        with open(sys.argv[2], "w") as listing:
-            listing.write("".join(path + "\n" for path in residue(sys.argv[3] if len(sys.argv) > 3 else "/")))
-        return
     start = os.lstat(sys.argv[1]).st_mtime
     root = sys.argv[2] if len(sys.argv) > 2 else "/"
     with open(sys.argv[1]) as listing:

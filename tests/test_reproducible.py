@@ -2,6 +2,7 @@
 the inputs decide, and (docker) `build.py reproduce`, the config stamp and the SBOM in the image."""
 
 import hashlib
+import importlib.util
 import json
 import os
 import shutil
@@ -23,9 +24,10 @@ EPOCH = 1_000_000_000
 
 
 def _settle(root: Path, step) -> subprocess.CompletedProcess:
-    """A step on a scratch tree, as the Dockerfile runs it: settle --before first, settle last."""
+    """A step on a scratch tree, as the Dockerfile runs it: the listing first, settle last."""
     before = root.parent / "settle-before"
-    subprocess.run([sys.executable, str(SETTLE), "--before", str(before), str(root)], check=True)
+    listing = subprocess.run(["find", str(root), "-xdev"], capture_output=True, text=True, check=True).stdout
+    before.write_text(listing)
     time.sleep(0.02)  # what the step writes is newer than the listing, as in a build
     step(root)
     return subprocess.run([sys.executable, str(SETTLE), str(before), str(root)], capture_output=True, text=True,
@@ -77,6 +79,22 @@ def test_settle_removes_the_residue_the_step_made_and_empties_what_was_there(tre
     assert not (tree / "var/lib/dpkg/status-old").exists()
     assert not (tree / "root/.cache").exists()
     assert (tree / "var/log/dpkg.log").read_text() == ""  # deleting it would put a whiteout in the layer
+
+
+def test_the_steps_list_every_directory_residue_lives_in_before_they_start():
+    """settle empties residue that was there before the step (deleting it would leave a whiteout) and
+    knows it from the listing the step starts with: a residue path outside the listed directories would
+    be taken for the step's own and deleted."""
+    spec = importlib.util.spec_from_file_location("settle", SETTLE)
+    settle = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(settle)
+    assert all(any(p.startswith(d + "/") for d in settle.RESIDUE_DIRS) for p in settle.RESIDUE)
+    steps = (REPO / "templates/partials/steps.j2").read_text()
+    assert f"find {' '.join(settle.RESIDUE_DIRS)} -xdev > /tmp/.settle-before" in steps
+    for name in load_manifest(REPO / "pins.yaml").images:
+        for line in (REPO / "images" / name / "Dockerfile").read_text().splitlines():
+            if "/tmp/settle.py /tmp/.settle-before" in line:
+                assert line.strip().startswith("&& python3 /tmp/settle.py"), line
 
 
 def test_settle_twice_gives_the_same_tree(tmp_path):
