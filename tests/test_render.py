@@ -151,22 +151,25 @@ def test_generated_header_says_how_to_regenerate():
         assert "GENERATED FILE: do not edit" in head and "make render" in head
 
 
-def test_layers_in_tier_order_large_dependencies_then_the_rest_then_a_layer_per_component():
+def test_layers_in_tier_order_and_a_split_tier_has_its_large_dependencies_the_rest_and_each_component():
     for name, image in M.images.items():
         lines = _lines(name)
         own = dockerfile.locked_own_layers(REPO, image)
-        mounts = [f"source=tiers/{tier.slug}/{layer}," for tier in dockerfile.tiers_of(image)
-                  for layer in [*(f"deps-{d}" for d in own.get(tier.name, ())), "deps",
-                                *(f"pins-{c.name}" for c in tier.components)]]
+        tiers = dockerfile.tiers_of(image)
+        mounts = [f"source=tiers/{tier.slug}/{layer}," for tier in tiers for layer in dockerfile.layer_names(tier, own)]
+        for tier in tiers:
+            split = [*(f"deps-{d}" for d in own.get(tier.name, ())), "deps", *(f"pins-{c.name}" for c in tier.components)]
+            assert dockerfile.layer_names(tier, own) == (split if tier.split else ["deps", "pins"])
         positions = [_index(lines, mount) for mount in mounts]
         assert positions == sorted(positions) and len(set(positions)) == len(mounts)
         for position in positions:
             assert "install_tier.py /tmp/tier" in "\n".join(lines[position:][:6])
         assert _index(lines, "tiers/") < _index(lines, "cp -R /tmp/payload/.")
-        pinned = {c.dist for c in image.components}
+        pinned, split = {c.dist for c in image.components}, {t.name for t in tiers if t.split}
+        assert split, name  # the weekly tier splits
         for platform in image.platforms:
             for entry in lockfile.read(lockfile.path_for(REPO, name, platform)).packages:
-                if entry.name not in pinned and entry.artifact.size >= dockerfile.OWN_LAYER_BYTES:
+                if entry.tier in split and entry.name not in pinned and entry.artifact.size >= dockerfile.OWN_LAYER_BYTES:
                     assert f"/deps-{entry.name}," in "\n".join(lines), (name, entry.name)
 
 

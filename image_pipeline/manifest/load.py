@@ -86,7 +86,7 @@ def _tiers(doc, raw) -> tuple:
             if role in seen:
                 raise doc.error(("tiers", position, "roles", index), f"role {role!r} is already in tier {seen[role]!r}")
             seen[role] = body["name"]
-        tiers.append(Tier(body["name"], tuple(body["roles"]), body["doc"], position))
+        tiers.append(Tier(body["name"], tuple(body["roles"]), body["doc"], position, body.get("split_dependencies", False)))
     return tuple(tiers)
 
 

@@ -56,6 +56,7 @@ class Tier:
     roles: tuple
     doc: str
     position: int
+    split_dependencies: bool = False
 
 
 @dataclass(frozen=True)

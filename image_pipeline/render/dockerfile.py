@@ -13,8 +13,8 @@ import jinja2
 from ..errors import UserError
 from ..lock import lockfile
 
-# A dependency whose file is at least this large (on some platform of the image) is a layer of its
-# own: when a bump drops or adds a dependency, only the small ones' shared layer is re-shipped, and
+# In a tier pins.yaml splits, a dependency whose file is at least this large (on some platform of the
+# image) is a layer of its own: when a bump drops or adds a dependency, only the small ones' shared layer is re-shipped, and
 # a large one moves in its own layer. Layers above a removed one are rebuilt, byte for byte the same
 # (the steps are reproducible), so a registry already has them.
 OWN_LAYER_BYTES = 5_000_000
@@ -33,6 +33,7 @@ class TierView:
     position: int
     components: tuple
     built: tuple  # components a builder stage compiles (their wheel is mounted into this layer)
+    split: bool  # pins.yaml's split_dependencies: a layer per large dependency and per component
 
     @property
     def slug(self) -> str:
@@ -57,25 +58,31 @@ def tiers_of(image) -> list:
     for tier in image.tiers:
         comps = tuple(c for t, _, c in image.installs() if t is tier)
         if comps:
-            views.append(TierView(tier.name, tier.doc, tier.position, comps, tuple(c for c in comps if needs_builder(c))))
+            views.append(TierView(tier.name, tier.doc, tier.position, comps, tuple(c for c in comps if needs_builder(c)),
+                                  tier.split_dependencies))
     return views
 
 
 def own_layers(image, locks) -> dict:
-    """{tier name: sorted dependency names with a layer of their own}, from the image's locks of every
-    platform: the Dockerfile, shared by the platforms, has one step per name."""
+    """{tier name: sorted dependency names with a layer of their own}, for the tiers pins.yaml splits,
+    from the image's locks of every platform: the Dockerfile, shared by the platforms, has one step per
+    name. Each step costs seconds natively and about 20 s under QEMU, so only tiers bumped often split."""
     pinned = {c.dist for c in image.components}
+    split = {tier.name for tier in image.tiers if tier.split_dependencies}
     out = {}
     for lock in locks:
         for entry in lock.packages:
-            if entry.name not in pinned and (entry.artifact.size or 0) >= OWN_LAYER_BYTES:
+            if entry.tier in split and entry.name not in pinned and (entry.artifact.size or 0) >= OWN_LAYER_BYTES:
                 out.setdefault(entry.tier, set()).add(entry.name)
     return {tier: tuple(sorted(names)) for tier, names in out.items()}
 
 
 def layer_names(tier, own: dict) -> list:
-    """The layers of one tier, in install order: its large dependencies, the rest, then a layer per
-    component (the one its bump re-ships)."""
+    """The layers of one tier, in install order: its dependencies, then its components. A split tier
+    has a layer per large dependency, one for the rest, then one per component (its bump re-ships that
+    one); any other tier two: deps, pins."""
+    if not tier.split:
+        return ["deps", "pins"]
     return ([f"deps-{dist}" for dist in own.get(tier.name, ())] + ["deps"]
             + [f"pins-{comp.name}" for comp in tier.components])
 

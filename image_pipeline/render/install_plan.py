@@ -2,10 +2,9 @@
 both the build context (builder/context.py) and the bare-metal install script
 (render/install_script.py) are made from, so a host install cannot differ from the image's.
 
-A part is one run of installer/install_tier.py, one layer of the image, in tiers/<n>-<tier>/<layer>/:
-  deps-<dist>  a dependency large enough for a layer of its own (own_layers)
-  deps         the tier's other dependencies
-  pins-<name>  one pinned component of the tier
+A part is one run of installer/install_tier.py, one layer of the image, in tiers/<n>-<tier>/<layer>/
+(dockerfile.layer_names): deps and pins; in a tier pins.yaml splits, deps-<dist> for each large
+dependency (dockerfile.own_layers), deps for the others and pins-<component> for each component.
 Each part has:
   entries  the locked packages it installs (requirements.txt: `name==version --hash=sha256:...`)
   items    what the lock did not resolve, as install_tier.py's sources.json lists them; each
@@ -57,26 +56,24 @@ def parts(image, platform: str, lock, own: dict) -> list:
     for tier in tiers_of(image):
         entries = sorted((e for e in lock.packages if e.tier == tier.name), key=lambda e: e.name)
         mine = {c.name: c for c in tier.components if c.name in installed}
-        by_layer = {f"deps-{e.name}": e for e in entries}
-        by_layer.update({f"pins-{name}": comp for name, comp in mine.items()})
         taken = {c.dist for c in mine.values()} | set(own.get(tier.name, ()))
         for layer in layer_names(tier, own):
             if layer == "deps":
                 out.append(Part(tier, layer, tuple(e for e in entries if e.name not in taken), ()))
             elif layer.startswith("deps-"):
-                out.append(Part(tier, layer, tuple(e for e in [by_layer.get(layer)] if e), ()))
+                out.append(Part(tier, layer, tuple(e for e in entries if layer == f"deps-{e.name}"), ()))
             else:
-                out.append(_pinned_part(image, tier, layer, by_layer.get(layer), entries, lock, platform))
+                comps = [c for c in mine.values() if layer in ("pins", f"pins-{c.name}")]
+                out.append(_pinned_part(image, tier, layer, comps, entries, lock, platform))
     return out
 
 
-def _pinned_part(image, tier, layer: str, comp, entries, lock, platform: str) -> Part:
-    """A component's layer: its locked entry, or how install_tier installs it (empty where the
-    component is for another platform)."""
-    if comp is None:
-        return Part(tier, layer, (), ())
-    item = _item(image, comp, lock, platform)
-    return Part(tier, layer, tuple(e for e in entries if e.name == comp.dist), () if item is None else (item,))
+def _pinned_part(image, tier, layer: str, comps: list, entries, lock, platform: str) -> Part:
+    """The layer of components: their locked entries, and how install_tier installs what the lock did not
+    resolve (empty where they are all for another platform)."""
+    items = tuple(i for i in (_item(image, comp, lock, platform) for comp in comps) if i is not None)
+    dists = {comp.dist for comp in comps}
+    return Part(tier, layer, tuple(e for e in entries if e.name in dists), items)
 
 
 def _item(image, comp, lock, platform: str):

@@ -137,16 +137,9 @@ args=(--repo "$root" --venv "$venv" --cache "$cache")
  "patches": [{"diff": "mbridge-dequant-device.diff", "file": "mbridge/models/ext/deepseek_v3/dequant_fp8_safetensor_io.py", "name": "mbridge-dequant-device", "package": "mbridge", "sha256": "485085d84c9f7dfc49641f70393e008d210da92e4ed6eefa0dd83b4b3c90679e"}],
  "pins": {"base": {"image": "quay.io/ascend/cann", "name": "cann-9.0.0-a2", "source": "image", "tag": "9.0.0-910b-ubuntu22.04-py3.11"}, "cann_version": "9.0.0", "constraints": [{"dist": "arctic-inference", "name": "arctic-inference-verl0.8.0", "source": "pypi", "version": "0.1.1"}, {"dist": "opencv-python-headless", "name": "opencv-python-headless-verl0.8.0", "source": "pypi", "version": "4.11.0.86"}], "device": "npu", "env": {"VERL_USE_EXTERNAL_MODULES": "mindspeed.megatron_adaptor"}, "image": "npu-a2-verl0.8.0", "mounted_libraries": ["libascend_hal.so", "libdrvdsmi_host.so", "libdcmi.so"], "patches": [{"diff": "mbridge-dequant-device.diff", "file": "mbridge/models/ext/deepseek_v3/dequant_fp8_safetensor_io.py", "name": "mbridge-dequant-device", "package": "mbridge", "sha256": "485085d84c9f7dfc49641f70393e008d210da92e4ed6eefa0dd83b4b3c90679e"}], "platforms": ["linux/arm64", "linux/amd64"], "python": "3.11", "repository": "verl-ascend", "soc_version": "ascend910b1", "stack": {"addons": [{"dist": "flash-linear-attention", "name": "flash-linear-attention-verl0.8.0", "source": "pypi", "version": "0.5.0"}, {"dist": "viztracer", "name": "viztracer-verl0.8.0", "source": "pypi", "version": "1.1.1"}], "bridge": [{"dist": "mbridge", "name": "mbridge-verl0.8.0", "source": "pypi", "version": "0.15.1"}, {"branch": "main", "commit": "de93536e9028ecf1e4dc28608dc80f336dcdfe59", "dist": "megatron-bridge", "import_path": "/opt/sources/megatron-bridge/src", "name": "megatron-bridge", "repo": "https://github.com/NVIDIA-NeMo/Megatron-Bridge.git", "source": "git"}], "megatron": [{"branch": "core_r0.16.0", "commit": "ddc0d6774783b032ddceacc5714e653651daecb9", "dist": "megatron-core", "name": "megatron-lm-verl0.8.0", "repo": "https://github.com/NVIDIA/Megatron-LM.git", "source": "git"}], "mindspeed": [{"branch": "core_r0.16.0", "commit": "e4772499f7eb9fa9a68919dd1eaddef00e915b2d", "dist": "mindspeed", "name": "mindspeed-verl0.8.0", "repo": "https://github.com/Ascend/MindSpeed.git", "source": "git"}], "tools": [{"dist": "setuptools", "name": "setuptools-verl0.8.0", "source": "pypi", "version": "80.10.2"}], "torch": [{"dist": "torch", "name": "torch-verl0.8.0", "source": "pypi", "version": "2.9.0"}], "torch_npu": [{"dist": "torch-npu", "name": "torch_npu-verl0.8.0", "source": "pypi", "version": "2.9.0.post2"}], "torchaudio": [{"dist": "torchaudio", "name": "torchaudio-verl0.8.0", "source": "pypi", "version": "2.9.0"}], "torchvision": [{"dist": "torchvision", "name": "torchvision-verl0.8.0", "source": "pypi", "version": "0.24.0"}], "transformers": [{"dist": "transformers", "name": "transformers-verl0.8.0", "source": "pypi", "version": "5.3.0"}], "triton_ascend": [{"dist": "triton-ascend", "name": "triton-ascend-verl0.8.0", "source": "pypi", "version": "3.2.1"}], "verl": [{"branch": "release/v0.8.0", "commit": "3e4edb6e3d6872ad8aa21af83e98ee6e1bea19a2", "dist": "verl", "name": "verl-verl0.8.0", "repo": "https://github.com/verl-project/verl.git", "source": "git", "version": "0.8.0"}], "vllm": [{"dist": "vllm", "name": "vllm-verl0.8.0", "sha256": "9a1bee091db8dbb4664a2a09cd9c61912e9912a44af1ce12b8593a231d05971c", "source": "url", "url": "https://files.pythonhosted.org/packages/39/a9/ed48c497572a41552cc71b5ede15291d882c546a01df27ed42944eb3b3ad/vllm-0.18.0.tar.gz", "version": "0.18.0"}], "vllm_ascend": [{"branch": "releases/v0.18.0", "commit": "35b0fdf7d57aee5bd93793e03506ae2d85959595", "dist": "vllm-ascend", "name": "vllm-ascend-verl0.8.0", "repo": "https://github.com/vllm-project/vllm-ascend.git", "source": "git", "version": "0.18.0"}]}, "tag": "verl0.8.0-cann9.0.0-a2-py3.11-torch2.9.0", "wins_over": ["opencv-python-headless", "transformers"], "without": ["nvidia-modelopt", "triton"]},
  "parts": [
-  {"slug": "1-tools/deps-cmake",
-   "requirements": [
-    "cmake==4.4.5 --hash=sha256:85625a9b6d5e88ff99c7eb79123d85570844e77ac076366cf75c609cc0b1b579"
-   ],
-   "files": [
-    {"index": "https://pypi.org/simple", "name": "cmake-4.4.5-py3-none-manylinux2014_x86_64.manylinux_2_17_x86_64.whl", "project": "cmake", "sha256": "85625a9b6d5e88ff99c7eb79123d85570844e77ac076366cf75c609cc0b1b579", "url": "https://files.pythonhosted.org/packages/61/e3/0d24bb452ebc819ab03bbc01b1f4d92863e5c106a93755a4eb38761495da/cmake-4.4.5-py3-none-manylinux2014_x86_64.manylinux_2_17_x86_64.whl"}
-   ],
-   "sources": {"apt_build": [], "compile": false, "items": [], "soc_version": "ascend910b1"}},
   {"slug": "1-tools/deps",
    "requirements": [
+    "cmake==4.4.5 --hash=sha256:85625a9b6d5e88ff99c7eb79123d85570844e77ac076366cf75c609cc0b1b579",
     "nanobind==2.9.2 --hash=sha256:c37957ffd5eac7eda349cff3622ecd32e5ee1244ecc912c99b5bc8188bafd16e",
     "ninja==1.13.2 --hash=sha256:65a24341b5ac09fcadcc37082660be40a94174e51a937fabf6e2cae26225fa2c",
     "packaging==25.0 --hash=sha256:29572ef2b1f17581046b3a2227d5c611fb25ec70ca1ba8554b24b0e69331a484",
@@ -155,6 +148,7 @@ args=(--repo "$root" --venv "$venv" --cache "$cache")
     "wheel==0.48.0 --hash=sha256:3217dcc807155e45db462d7ef2431f5ddda0d7273b700d05a67b271ceb1287ab"
    ],
    "files": [
+    {"index": "https://pypi.org/simple", "name": "cmake-4.4.5-py3-none-manylinux2014_x86_64.manylinux_2_17_x86_64.whl", "project": "cmake", "sha256": "85625a9b6d5e88ff99c7eb79123d85570844e77ac076366cf75c609cc0b1b579", "url": "https://files.pythonhosted.org/packages/61/e3/0d24bb452ebc819ab03bbc01b1f4d92863e5c106a93755a4eb38761495da/cmake-4.4.5-py3-none-manylinux2014_x86_64.manylinux_2_17_x86_64.whl"},
     {"index": "https://pypi.org/simple", "name": "nanobind-2.9.2-py3-none-any.whl", "project": "nanobind", "sha256": "c37957ffd5eac7eda349cff3622ecd32e5ee1244ecc912c99b5bc8188bafd16e", "url": "https://files.pythonhosted.org/packages/05/20/f8944f162df48a20f8f533f4e4faed63891aa368ceca8cc8b32d4c785ed4/nanobind-2.9.2-py3-none-any.whl"},
     {"index": "https://pypi.org/simple", "name": "ninja-1.13.2-py3-none-manylinux2014_x86_64.manylinux_2_17_x86_64.whl", "project": "ninja", "sha256": "65a24341b5ac09fcadcc37082660be40a94174e51a937fabf6e2cae26225fa2c", "url": "https://files.pythonhosted.org/packages/6e/53/ebfed7b689c338dd8ebeec9c0730c8d56821292f14e2536e5f3ef1a05744/ninja-1.13.2-py3-none-manylinux2014_x86_64.manylinux_2_17_x86_64.whl"},
     {"index": "https://pypi.org/simple", "name": "packaging-25.0-py3-none-any.whl", "project": "packaging", "sha256": "29572ef2b1f17581046b3a2227d5c611fb25ec70ca1ba8554b24b0e69331a484", "url": "https://files.pythonhosted.org/packages/20/12/38679034af332785aac8774540895e234f4d07f7545804097de4b666afd8/packaging-25.0-py3-none-any.whl"},
@@ -163,36 +157,12 @@ args=(--repo "$root" --venv "$venv" --cache "$cache")
     {"index": "https://pypi.org/simple", "name": "wheel-0.48.0-py3-none-any.whl", "project": "wheel", "sha256": "3217dcc807155e45db462d7ef2431f5ddda0d7273b700d05a67b271ceb1287ab", "url": "https://files.pythonhosted.org/packages/2e/29/69cfbb602cd91690c55d38ba9fe53e6a7e76a6fa647bf38f19c138d25449/wheel-0.48.0-py3-none-any.whl"}
    ],
    "sources": {"apt_build": [], "compile": false, "items": [], "soc_version": "ascend910b1"}},
-  {"slug": "1-tools/pins-setuptools-verl0.8.0",
+  {"slug": "1-tools/pins",
    "requirements": [
     "setuptools==80.10.2 --hash=sha256:95b30ddfb717250edb492926c92b5221f7ef3fbcc2b07579bcd4a27da21d0173"
    ],
    "files": [
     {"index": "https://pypi.org/simple", "name": "setuptools-80.10.2-py3-none-any.whl", "project": "setuptools", "sha256": "95b30ddfb717250edb492926c92b5221f7ef3fbcc2b07579bcd4a27da21d0173", "url": "https://files.pythonhosted.org/packages/94/b8/f1f62a5e3c0ad2ff1d189590bfa4c46b4f3b6e49cef6f26c6ee4e575394d/setuptools-80.10.2-py3-none-any.whl"}
-   ],
-   "sources": {"apt_build": [], "compile": false, "items": [], "soc_version": "ascend910b1"}},
-  {"slug": "2-torch/deps-numpy",
-   "requirements": [
-    "numpy==1.26.0 --hash=sha256:e062aa24638bb5018b7841977c360d2f5917268d125c833a686b7cbabbec496c"
-   ],
-   "files": [
-    {"index": "https://pypi.org/simple", "name": "numpy-1.26.0-cp311-cp311-manylinux_2_17_x86_64.manylinux2014_x86_64.whl", "project": "numpy", "sha256": "e062aa24638bb5018b7841977c360d2f5917268d125c833a686b7cbabbec496c", "url": "https://files.pythonhosted.org/packages/c4/36/161e2f8110f8c49e59f6107bd6da4257d30aff9f06373d0471811f73dcc5/numpy-1.26.0-cp311-cp311-manylinux_2_17_x86_64.manylinux2014_x86_64.whl"}
-   ],
-   "sources": {"apt_build": [], "compile": false, "items": [], "soc_version": "ascend910b1"}},
-  {"slug": "2-torch/deps-pillow",
-   "requirements": [
-    "pillow==13.0.0 --hash=sha256:a625df9a2a5597fa5e5266e01aefc82604bb85d291e3547981e863560d75da6c"
-   ],
-   "files": [
-    {"index": "https://pypi.org/simple", "name": "pillow-13.0.0-cp311-cp311-manylinux_2_27_x86_64.manylinux_2_28_x86_64.whl", "project": "pillow", "sha256": "a625df9a2a5597fa5e5266e01aefc82604bb85d291e3547981e863560d75da6c", "url": "https://files.pythonhosted.org/packages/36/46/f509b74787f40ce0627501089d630b2c741b63b244c1f40b640b3b01e181/pillow-13.0.0-cp311-cp311-manylinux_2_27_x86_64.manylinux_2_28_x86_64.whl"}
-   ],
-   "sources": {"apt_build": [], "compile": false, "items": [], "soc_version": "ascend910b1"}},
-  {"slug": "2-torch/deps-sympy",
-   "requirements": [
-    "sympy==1.14.0 --hash=sha256:e091cc3e99d2141a0ba2847328f5479b05d94a6635cb96148ccb3f34671bd8f5"
-   ],
-   "files": [
-    {"index": "https://pypi.org/simple", "name": "sympy-1.14.0-py3-none-any.whl", "project": "sympy", "sha256": "e091cc3e99d2141a0ba2847328f5479b05d94a6635cb96148ccb3f34671bd8f5", "url": "https://files.pythonhosted.org/packages/a2/09/77d55d46fd61b4a135c444fc97158ef34a095e5681d0a6c10b75bf356191/sympy-1.14.0-py3-none-any.whl"}
    ],
    "sources": {"apt_build": [], "compile": false, "items": [], "soc_version": "ascend910b1"}},
   {"slug": "2-torch/deps",
@@ -203,6 +173,9 @@ args=(--repo "$root" --venv "$venv" --cache "$cache")
     "markupsafe==3.0.4 --hash=sha256:6da83a088f8ef93b2d483a8232a4dbf4d69d3d8496b568a03c56becac43e1808",
     "mpmath==1.3.0 --hash=sha256:a0b2b9fe80bbcd81a6647ff13108738cfb482d481d826cc0e02f5b35e5c88d2c",
     "networkx==3.6.1 --hash=sha256:d47fbf302e7d9cbbb9e2555a0d267983d2aa476bac30e90dfbe5669bd57f3762",
+    "numpy==1.26.0 --hash=sha256:e062aa24638bb5018b7841977c360d2f5917268d125c833a686b7cbabbec496c",
+    "pillow==13.0.0 --hash=sha256:a625df9a2a5597fa5e5266e01aefc82604bb85d291e3547981e863560d75da6c",
+    "sympy==1.14.0 --hash=sha256:e091cc3e99d2141a0ba2847328f5479b05d94a6635cb96148ccb3f34671bd8f5",
     "typing-extensions==4.16.0 --hash=sha256:481caa481374e813c1b176ada14e97f1f67a4539ce9cfeb3f350d78d6370c2e8"
    ],
    "files": [
@@ -212,105 +185,20 @@ args=(--repo "$root" --venv "$venv" --cache "$cache")
     {"index": "https://pypi.org/simple", "name": "markupsafe-3.0.4-cp311-cp311-manylinux2014_x86_64.manylinux_2_17_x86_64.manylinux_2_28_x86_64.whl", "project": "markupsafe", "sha256": "6da83a088f8ef93b2d483a8232a4dbf4d69d3d8496b568a03c56becac43e1808", "url": "https://files.pythonhosted.org/packages/81/a5/a513b76c139a3915b43404324e55c0b7979ae4f0d39eb6f075b0282e90a8/markupsafe-3.0.4-cp311-cp311-manylinux2014_x86_64.manylinux_2_17_x86_64.manylinux_2_28_x86_64.whl"},
     {"index": "https://pypi.org/simple", "name": "mpmath-1.3.0-py3-none-any.whl", "project": "mpmath", "sha256": "a0b2b9fe80bbcd81a6647ff13108738cfb482d481d826cc0e02f5b35e5c88d2c", "url": "https://files.pythonhosted.org/packages/43/e3/7d92a15f894aa0c9c4b49b8ee9ac9850d6e63b03c9c32c0367a13ae62209/mpmath-1.3.0-py3-none-any.whl"},
     {"index": "https://pypi.org/simple", "name": "networkx-3.6.1-py3-none-any.whl", "project": "networkx", "sha256": "d47fbf302e7d9cbbb9e2555a0d267983d2aa476bac30e90dfbe5669bd57f3762", "url": "https://files.pythonhosted.org/packages/9e/c9/b2622292ea83fbb4ec318f5b9ab867d0a28ab43c5717bb85b0a5f6b3b0a4/networkx-3.6.1-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "numpy-1.26.0-cp311-cp311-manylinux_2_17_x86_64.manylinux2014_x86_64.whl", "project": "numpy", "sha256": "e062aa24638bb5018b7841977c360d2f5917268d125c833a686b7cbabbec496c", "url": "https://files.pythonhosted.org/packages/c4/36/161e2f8110f8c49e59f6107bd6da4257d30aff9f06373d0471811f73dcc5/numpy-1.26.0-cp311-cp311-manylinux_2_17_x86_64.manylinux2014_x86_64.whl"},
+    {"index": "https://pypi.org/simple", "name": "pillow-13.0.0-cp311-cp311-manylinux_2_27_x86_64.manylinux_2_28_x86_64.whl", "project": "pillow", "sha256": "a625df9a2a5597fa5e5266e01aefc82604bb85d291e3547981e863560d75da6c", "url": "https://files.pythonhosted.org/packages/36/46/f509b74787f40ce0627501089d630b2c741b63b244c1f40b640b3b01e181/pillow-13.0.0-cp311-cp311-manylinux_2_27_x86_64.manylinux_2_28_x86_64.whl"},
+    {"index": "https://pypi.org/simple", "name": "sympy-1.14.0-py3-none-any.whl", "project": "sympy", "sha256": "e091cc3e99d2141a0ba2847328f5479b05d94a6635cb96148ccb3f34671bd8f5", "url": "https://files.pythonhosted.org/packages/a2/09/77d55d46fd61b4a135c444fc97158ef34a095e5681d0a6c10b75bf356191/sympy-1.14.0-py3-none-any.whl"},
     {"index": "https://pypi.org/simple", "name": "typing_extensions-4.16.0-py3-none-any.whl", "project": "typing-extensions", "sha256": "481caa481374e813c1b176ada14e97f1f67a4539ce9cfeb3f350d78d6370c2e8", "url": "https://files.pythonhosted.org/packages/49/d3/b8441a820a491ddfc024b0b0cf0393375b75ea13866d9c66727e54c2fc80/typing_extensions-4.16.0-py3-none-any.whl"}
    ],
    "sources": {"apt_build": [], "compile": false, "items": [], "soc_version": "ascend910b1"}},
-  {"slug": "2-torch/pins-torch-verl0.8.0",
-   "requirements": [
-   ],
-   "files": [
-   ],
-   "sources": {"apt_build": [], "compile": false, "items": [{"component": "torch-verl0.8.0", "dist": "torch", "env": {}, "fetch": {"dist": "torch", "file": "", "index": "https://download.pytorch.org/whl/cpu", "platform": "linux/amd64", "sha256": "", "version": "2.9.0+cpu"}, "file": "", "kind": "index", "sha256": "", "soc_env": "", "version": "2.9.0+cpu"}], "soc_version": "ascend910b1"}},
-  {"slug": "2-torch/pins-torchvision-verl0.8.0",
-   "requirements": [
-   ],
-   "files": [
-   ],
-   "sources": {"apt_build": [], "compile": false, "items": [{"component": "torchvision-verl0.8.0", "dist": "torchvision", "env": {}, "fetch": {"dist": "torchvision", "file": "", "index": "https://download.pytorch.org/whl/cpu", "platform": "linux/amd64", "sha256": "", "version": "0.24.0+cpu"}, "file": "", "kind": "index", "sha256": "", "soc_env": "", "version": "0.24.0+cpu"}], "soc_version": "ascend910b1"}},
-  {"slug": "2-torch/pins-torchaudio-verl0.8.0",
-   "requirements": [
-   ],
-   "files": [
-   ],
-   "sources": {"apt_build": [], "compile": false, "items": [{"component": "torchaudio-verl0.8.0", "dist": "torchaudio", "env": {}, "fetch": {"dist": "torchaudio", "file": "", "index": "https://download.pytorch.org/whl/cpu", "platform": "linux/amd64", "sha256": "", "version": "2.9.0+cpu"}, "file": "", "kind": "index", "sha256": "", "soc_env": "", "version": "2.9.0+cpu"}], "soc_version": "ascend910b1"}},
-  {"slug": "2-torch/pins-torch_npu-verl0.8.0",
+  {"slug": "2-torch/pins",
    "requirements": [
     "torch-npu==2.9.0.post2 --hash=sha256:dfdb746cc6c66d05f1cad62a7b6f0842fc689ccfbeae7764e56a44ecae0423f0"
    ],
    "files": [
     {"index": "https://pypi.org/simple", "name": "torch_npu-2.9.0.post2-cp311-cp311-manylinux_2_28_x86_64.whl", "project": "torch-npu", "sha256": "dfdb746cc6c66d05f1cad62a7b6f0842fc689ccfbeae7764e56a44ecae0423f0", "url": "https://files.pythonhosted.org/packages/2c/fb/827746d3080167f67c28206631a395e1c972c6ea157af8efe09032695285/torch_npu-2.9.0.post2-cp311-cp311-manylinux_2_28_x86_64.whl"}
    ],
-   "sources": {"apt_build": [], "compile": false, "items": [], "soc_version": "ascend910b1"}},
-  {"slug": "2-torch/pins-triton-ascend-verl0.8.0",
-   "requirements": [
-   ],
-   "files": [
-   ],
-   "sources": {"apt_build": [], "compile": false, "items": [{"component": "triton-ascend-verl0.8.0", "dist": "triton-ascend", "env": {}, "fetch": {"dist": "triton-ascend", "file": "", "index": "https://mirrors.huaweicloud.com/ascend/repos/pypi", "platform": "linux/amd64", "sha256": "", "version": "3.2.1"}, "file": "", "kind": "index", "sha256": "", "soc_env": "", "version": "3.2.1"}], "soc_version": "ascend910b1"}},
-  {"slug": "3-frameworks/deps-grpcio",
-   "requirements": [
-    "grpcio==1.85.3 --hash=sha256:f2948333a1f462c0e559b5ea436655ed36822fa448f5713d6de2d483bed6e03f"
-   ],
-   "files": [
-    {"index": "https://pypi.org/simple", "name": "grpcio-1.85.3-cp311-cp311-manylinux2014_x86_64.manylinux_2_17_x86_64.whl", "project": "grpcio", "sha256": "f2948333a1f462c0e559b5ea436655ed36822fa448f5713d6de2d483bed6e03f", "url": "https://files.pythonhosted.org/packages/ce/2e/ece7b743fd06a24a13306e2398a67529e01bb21f41f9cff99a3d2e39190d/grpcio-1.85.3-cp311-cp311-manylinux2014_x86_64.manylinux_2_17_x86_64.whl"}
-   ],
-   "sources": {"apt_build": [], "compile": false, "items": [], "soc_version": "ascend910b1"}},
-  {"slug": "3-frameworks/deps-llvmlite",
-   "requirements": [
-    "llvmlite==0.50.0 --hash=sha256:a6ffde00d4be8772a24e3e8b3af6bf86a79e7cf066d944ef56136b3957d707dc"
-   ],
-   "files": [
-    {"index": "https://pypi.org/simple", "name": "llvmlite-0.50.0-cp311-cp311-manylinux_2_27_x86_64.manylinux_2_28_x86_64.whl", "project": "llvmlite", "sha256": "a6ffde00d4be8772a24e3e8b3af6bf86a79e7cf066d944ef56136b3957d707dc", "url": "https://files.pythonhosted.org/packages/59/b2/a5234f59ccf69cc90d29c62e01cacd1d60403fc5dfac77b38e019237d301/llvmlite-0.50.0-cp311-cp311-manylinux_2_27_x86_64.manylinux_2_28_x86_64.whl"}
-   ],
-   "sources": {"apt_build": [], "compile": false, "items": [], "soc_version": "ascend910b1"}},
-  {"slug": "3-frameworks/deps-mistral-common",
-   "requirements": [
-    "mistral-common==1.13.1 --hash=sha256:98b4d0755b8d90bf4691fa8f1b70cb3b4a8cd4dc1653c4ed08ef3d1c7d2c29af"
-   ],
-   "files": [
-    {"index": "https://pypi.org/simple", "name": "mistral_common-1.13.1-py3-none-any.whl", "project": "mistral-common", "sha256": "98b4d0755b8d90bf4691fa8f1b70cb3b4a8cd4dc1653c4ed08ef3d1c7d2c29af", "url": "https://files.pythonhosted.org/packages/e5/9c/58411e76b2bdd31a012a756dd0d13a624669cdd728e8966d709113d0d437/mistral_common-1.13.1-py3-none-any.whl"}
-   ],
-   "sources": {"apt_build": [], "compile": false, "items": [], "soc_version": "ascend910b1"}},
-  {"slug": "3-frameworks/deps-opencv-python-headless",
-   "requirements": [
-    "opencv-python-headless==4.11.0.86 --hash=sha256:0e0a27c19dd1f40ddff94976cfe43066fbbe9dfbb2ec1907d66c19caef42a57b"
-   ],
-   "files": [
-    {"index": "https://pypi.org/simple", "name": "opencv_python_headless-4.11.0.86-cp37-abi3-manylinux_2_17_x86_64.manylinux2014_x86_64.whl", "project": "opencv-python-headless", "sha256": "0e0a27c19dd1f40ddff94976cfe43066fbbe9dfbb2ec1907d66c19caef42a57b", "url": "https://files.pythonhosted.org/packages/dd/5c/c139a7876099916879609372bfa513b7f1257f7f1a908b0bdc1c2328241b/opencv_python_headless-4.11.0.86-cp37-abi3-manylinux_2_17_x86_64.manylinux2014_x86_64.whl"}
-   ],
-   "sources": {"apt_build": [], "compile": false, "items": [], "soc_version": "ascend910b1"}},
-  {"slug": "3-frameworks/deps-pandas",
-   "requirements": [
-    "pandas==3.0.6 --hash=sha256:47121f9571503f724c9b93e297ab6254ac99c77adf5e9ed085ea419fd585c258"
-   ],
-   "files": [
-    {"index": "https://pypi.org/simple", "name": "pandas-3.0.6-cp311-cp311-manylinux_2_24_x86_64.manylinux_2_28_x86_64.whl", "project": "pandas", "sha256": "47121f9571503f724c9b93e297ab6254ac99c77adf5e9ed085ea419fd585c258", "url": "https://files.pythonhosted.org/packages/63/be/dfb6cc9329d0bbe76dadda8a1113d026bb996ec76c509221368dc68349f4/pandas-3.0.6-cp311-cp311-manylinux_2_24_x86_64.manylinux_2_28_x86_64.whl"}
-   ],
-   "sources": {"apt_build": [], "compile": false, "items": [], "soc_version": "ascend910b1"}},
-  {"slug": "3-frameworks/deps-pycountry",
-   "requirements": [
-    "pycountry==26.2.16 --hash=sha256:115c4baf7cceaa30f59a4694d79483c9167dbce7a9de4d3d571c5f3ea77c305a"
-   ],
-   "files": [
-    {"index": "https://pypi.org/simple", "name": "pycountry-26.2.16-py3-none-any.whl", "project": "pycountry", "sha256": "115c4baf7cceaa30f59a4694d79483c9167dbce7a9de4d3d571c5f3ea77c305a", "url": "https://files.pythonhosted.org/packages/9c/42/7703bd45b62fecd44cd7d3495423097e2f7d28bc2e99e7c1af68892ab157/pycountry-26.2.16-py3-none-any.whl"}
-   ],
-   "sources": {"apt_build": [], "compile": false, "items": [], "soc_version": "ascend910b1"}},
-  {"slug": "3-frameworks/deps-scikit-learn",
-   "requirements": [
-    "scikit-learn==1.9.1 --hash=sha256:52a0703bbc07ad27f560fa63fa68e4c54dd735bfbbf65b4dd3c225dc7547b6df"
-   ],
-   "files": [
-    {"index": "https://pypi.org/simple", "name": "scikit_learn-1.9.1-cp311-cp311-manylinux_2_27_x86_64.manylinux_2_28_x86_64.whl", "project": "scikit-learn", "sha256": "52a0703bbc07ad27f560fa63fa68e4c54dd735bfbbf65b4dd3c225dc7547b6df", "url": "https://files.pythonhosted.org/packages/69/46/f8b95a7a16fd13b458401d5e85a63d88ecb3679f3649812d5fdbea4c8357/scikit_learn-1.9.1-cp311-cp311-manylinux_2_27_x86_64.manylinux_2_28_x86_64.whl"}
-   ],
-   "sources": {"apt_build": [], "compile": false, "items": [], "soc_version": "ascend910b1"}},
-  {"slug": "3-frameworks/deps-scipy",
-   "requirements": [
-    "scipy==1.16.3 --hash=sha256:0151a0749efeaaab78711c78422d413c583b8cdd2011a3c1d6c794938ee9fdb2"
-   ],
-   "files": [
-    {"index": "https://pypi.org/simple", "name": "scipy-1.16.3-cp311-cp311-manylinux2014_x86_64.manylinux_2_17_x86_64.whl", "project": "scipy", "sha256": "0151a0749efeaaab78711c78422d413c583b8cdd2011a3c1d6c794938ee9fdb2", "url": "https://files.pythonhosted.org/packages/ca/6e/8942461cf2636cdae083e3eb72622a7fbbfa5cf559c7d13ab250a5dbdc01/scipy-1.16.3-cp311-cp311-manylinux2014_x86_64.manylinux_2_17_x86_64.whl"}
-   ],
-   "sources": {"apt_build": [], "compile": false, "items": [], "soc_version": "ascend910b1"}},
+   "sources": {"apt_build": [], "compile": false, "items": [{"component": "torch-verl0.8.0", "dist": "torch", "env": {}, "fetch": {"dist": "torch", "file": "", "index": "https://download.pytorch.org/whl/cpu", "platform": "linux/amd64", "sha256": "", "version": "2.9.0+cpu"}, "file": "", "kind": "index", "sha256": "", "soc_env": "", "version": "2.9.0+cpu"}, {"component": "torchvision-verl0.8.0", "dist": "torchvision", "env": {}, "fetch": {"dist": "torchvision", "file": "", "index": "https://download.pytorch.org/whl/cpu", "platform": "linux/amd64", "sha256": "", "version": "0.24.0+cpu"}, "file": "", "kind": "index", "sha256": "", "soc_env": "", "version": "0.24.0+cpu"}, {"component": "torchaudio-verl0.8.0", "dist": "torchaudio", "env": {}, "fetch": {"dist": "torchaudio", "file": "", "index": "https://download.pytorch.org/whl/cpu", "platform": "linux/amd64", "sha256": "", "version": "2.9.0+cpu"}, "file": "", "kind": "index", "sha256": "", "soc_env": "", "version": "2.9.0+cpu"}, {"component": "triton-ascend-verl0.8.0", "dist": "triton-ascend", "env": {}, "fetch": {"dist": "triton-ascend", "file": "", "index": "https://mirrors.huaweicloud.com/ascend/repos/pypi", "platform": "linux/amd64", "sha256": "", "version": "3.2.1"}, "file": "", "kind": "index", "sha256": "", "soc_env": "", "version": "3.2.1"}], "soc_version": "ascend910b1"}},
   {"slug": "3-frameworks/deps",
    "requirements": [
     "agent-detector==2.0.0 --hash=sha256:22c6a1c9c23894a12f55aea625f060b8d3330fba774de72d02d5442bb580417f",
@@ -356,6 +244,7 @@ args=(--repo "$root" --venv "$venv" --cache "$cache")
     "gguf==0.19.0 --hash=sha256:70bcd10edfe697fb2dad6e40af2234b9d8ece9a41a99761405121ebda1c3c1cd",
     "googleapis-common-protos==1.76.0 --hash=sha256:59e13344a9f3651aa201a03e2bee815a3bf43a4baf1f9ff8a9b62a840ce25fac",
     "gpytorch==1.15.2 --hash=sha256:2112fdc7c0c0bf56a7f2444663cfc80fdfc3e19724399d6303a83d8efdd71e9e",
+    "grpcio==1.85.3 --hash=sha256:f2948333a1f462c0e559b5ea436655ed36822fa448f5713d6de2d483bed6e03f",
     "h11==0.16.0 --hash=sha256:63cf8bbe7522de3bf65932fda1d9c2772064ffb3dae62d55932da54b31cb6c86",
     "h2==4.4.1 --hash=sha256:0e25f1462b23c9cb82d9eb02e28bc706dac2a68cb457c6a0d74d63c8a2a5d0e6",
     "hf-xet==1.8.0 --hash=sha256:29dab7c904cd1914a0439c6e1306c12c7497c8bd32290fbe563ebf51ca4b6d6d",
@@ -381,6 +270,7 @@ args=(--repo "$root" --venv "$venv" --cache "$cache")
     "lark==1.2.2 --hash=sha256:c2276486b02f0f1b90be155f2c8ba4a8e194d42775786db622faccd652d8e80c",
     "linear-operator==0.6.1 --hash=sha256:a5981c1fcda08df3a210dffb6e8019b4751f4afaf3ffc822c24eaaf56b11eed9",
     "llguidance==1.3.0 --hash=sha256:bc17e9dd602c3879bf91664a64bf72f54c74dbfbeb24ccfab6a5fe435b12f7aa",
+    "llvmlite==0.50.0 --hash=sha256:a6ffde00d4be8772a24e3e8b3af6bf86a79e7cf066d944ef56136b3957d707dc",
     "lm-format-enforcer==0.11.3 --hash=sha256:cf586350875def1ae7a8fba84fcbbfc8371424b6c9d05c1fcba70aa233fbf06f",
     "loguru==0.7.3 --hash=sha256:31a33c10c8e1e10422bfd431aeb5d351c7cf7fa671e3c4df004162264b28220c",
     "markdown-it-py==4.3.0 --hash=sha256:7aa1511a46c39138de78d9eba92ce47e63124d8003fc98b3a351909e04239efa",
@@ -389,6 +279,7 @@ args=(--repo "$root" --venv "$venv" --cache "$cache")
     "mdurl==0.1.2 --hash=sha256:84008a41e51615a49fc9966191ff91509e3c40b939176e643fd50a5c2196b8f8",
     "memcache-hybrid==1.0.4 --hash=sha256:c6c7c47a41c69910802b05e955a73ac4edb5c16f4eb086fc573f5884f831f027",
     "memfabric-hybrid==1.0.8 --hash=sha256:b1b5b63536ba81aa50be2fec66dc3868329106beb023118c7ed408e6974bee35",
+    "mistral-common==1.13.1 --hash=sha256:98b4d0755b8d90bf4691fa8f1b70cb3b4a8cd4dc1653c4ed08ef3d1c7d2c29af",
     "model-hosting-container-standards==0.1.16 --hash=sha256:47f4f65713120bc3a69feb022981a38db9e557aedf88dbd72077f20588caa12b",
     "msgpack==1.2.4 --hash=sha256:a45ceb5f199d5e388f28b550ba881096a3740d4bda10e661d77f59d9a2e8187a",
     "msgspec==0.23.0 --hash=sha256:2e514e5b2a23e376f545f4962834b7312d9400705627c53330116b46daddfbe3",
@@ -397,6 +288,7 @@ args=(--repo "$root" --venv "$venv" --cache "$cache")
     "numba==0.68.1 --hash=sha256:58fe7a3810261cf13797d8aa94c018cfe91e1e8adf634df60eb60ef834f9367b",
     "openai==2.24.0 --hash=sha256:fed30480d7d6c884303287bde864980a4b137b60553ffbcf9ab4a233b7a73d94",
     "openai-harmony==0.0.8 --hash=sha256:c007d277218a50db8839e599ed78e0fffe5130f614c3f6d93ae257f282071a29",
+    "opencv-python-headless==4.11.0.86 --hash=sha256:0e0a27c19dd1f40ddff94976cfe43066fbbe9dfbb2ec1907d66c19caef42a57b",
     "opentelemetry-api==1.45.2 --hash=sha256:2cbd737377e710ee740d261c94e93fa0f08e6d037c18f17513cc0a2d94479a34",
     "opentelemetry-exporter-http-transport==0.66b2 --hash=sha256:fd5f5b490c099acda1cd7b909d5e8981436bf18cc8c6098d302d114c271720e9",
     "opentelemetry-exporter-otlp==1.45.2 --hash=sha256:52c8b9f268289c92c08b3a97f48c63d6e5c037f25ca1f6f29ef162fb78974afc",
@@ -409,6 +301,7 @@ args=(--repo "$root" --venv "$venv" --cache "$cache")
     "opentelemetry-semantic-conventions==0.66b2 --hash=sha256:4cbe61e5f9275d57ab31708446e7938ef4291ebbe6a7fca6f7a629c5acae87d8",
     "opentelemetry-semantic-conventions-ai==0.5.1 --hash=sha256:25aeb22bd261543b4898a73824026d96770e5351209c7d07a0b1314762b1f6e4",
     "outlines-core==0.2.11 --hash=sha256:132605b8dd1e3d1369da6a851992dd357f6376068292f6bd47caa7a28b794d19",
+    "pandas==3.0.6 --hash=sha256:47121f9571503f724c9b93e297ab6254ac99c77adf5e9ed085ea419fd585c258",
     "pandas-stubs==3.1.0.261029 --hash=sha256:70f631f2d0781c4500b1cd5f84cab7d7279a3d114674d69655536a4a99a3a67f",
     "partial-json-parser==0.2.1.1.post7 --hash=sha256:145119e5eabcf80cbb13844a6b50a85c68bf99d376f8ed771e2a3c3b03e653ae",
     "pip==26.3 --hash=sha256:f3b60b20ffaadd4415ed7957212a38ac63fa4c5fa375bd0f4a797777940fad13",
@@ -422,6 +315,7 @@ args=(--repo "$root" --venv "$venv" --cache "$cache")
     "py-cpuinfo==9.0.0 --hash=sha256:859625bc251f64e21f077d099d4162689c762b5d6a4c3c97553d56241c9674d5",
     "pybase64==1.5.1 --hash=sha256:13cfb64d2a0a8e15b9196c8b1ad61d8adfd8ee68bf4ce749cbb3a313239fef3b",
     "pybind11==3.1.0 --hash=sha256:b8488090f8acffbcb6b5d6a85571a6827a0a2981ffb75e5a0b27b87c4a6b7dd0",
+    "pycountry==26.2.16 --hash=sha256:115c4baf7cceaa30f59a4694d79483c9167dbce7a9de4d3d571c5f3ea77c305a",
     "pycparser==3.12 --hash=sha256:a076f3f489b39b43ed13563a1dafe42447445bec2e294154ec5c57fcdda4c85e",
     "pydantic==2.14.4 --hash=sha256:653a2ad9f6d8858529c77c72717d0ea991d6c6837fe683246b2f4b2bbfc3fadc",
     "pydantic-core==2.50.5 --hash=sha256:488319076ec92908b91fc6265ce761f1d78748f69f85518564fd16bf333e1b70",
@@ -444,6 +338,8 @@ args=(--repo "$root" --venv "$venv" --cache "$cache")
     "rich-toolkit==0.20.6 --hash=sha256:465453ba6f94f99401f59f79fb562827ba5f6b4d4759015d40019f5c67750262",
     "rignore==0.8.1 --hash=sha256:9869b618dc28104003292f26cad26a2d54f6a3941684f16fe9ff435b5df1b0c0",
     "rpds-py==2026.9.1 --hash=sha256:136a1c3fe4402b7008bc81cb62ee538481795b61a7e83df88dff3b3f02b726ff",
+    "scikit-learn==1.9.1 --hash=sha256:52a0703bbc07ad27f560fa63fa68e4c54dd735bfbbf65b4dd3c225dc7547b6df",
+    "scipy==1.16.3 --hash=sha256:0151a0749efeaaab78711c78422d413c583b8cdd2011a3c1d6c794938ee9fdb2",
     "sentencepiece==0.2.3 --hash=sha256:141dc0bef1e28a5cf7e41c8354ad6cc14525758278045286dcb5429b9906d39f",
     "sentry-sdk==2.75.0 --hash=sha256:9a10e97de2cbd42ad7e4a6e02a0d5af19de9811eb02445077d41ba14c08e170c",
     "setproctitle==1.3.8 --hash=sha256:1a6f6a3b2920f4362e8d924f9e5b084f0b2692a2c140e348abd2e3a07a1def73",
@@ -516,6 +412,7 @@ args=(--repo "$root" --venv "$venv" --cache "$cache")
     {"index": "https://pypi.org/simple", "name": "gguf-0.19.0-py3-none-any.whl", "project": "gguf", "sha256": "70bcd10edfe697fb2dad6e40af2234b9d8ece9a41a99761405121ebda1c3c1cd", "url": "https://files.pythonhosted.org/packages/b3/bb/d71d6da82763528c2c2ed6b59a9d6142c6595545a4c448e2085d155e88c2/gguf-0.19.0-py3-none-any.whl"},
     {"index": "https://pypi.org/simple", "name": "googleapis_common_protos-1.76.0-py3-none-any.whl", "project": "googleapis-common-protos", "sha256": "59e13344a9f3651aa201a03e2bee815a3bf43a4baf1f9ff8a9b62a840ce25fac", "url": "https://files.pythonhosted.org/packages/05/6d/78dc67a9e779e594b49bf62604034d3a6aa428a55afc729cafda4b7333e1/googleapis_common_protos-1.76.0-py3-none-any.whl"},
     {"index": "https://pypi.org/simple", "name": "gpytorch-1.15.2-py3-none-any.whl", "project": "gpytorch", "sha256": "2112fdc7c0c0bf56a7f2444663cfc80fdfc3e19724399d6303a83d8efdd71e9e", "url": "https://files.pythonhosted.org/packages/b6/70/c419a361b09ccb618b5165daa919003ccdd9c148356f7ff71a710db6bcf0/gpytorch-1.15.2-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "grpcio-1.85.3-cp311-cp311-manylinux2014_x86_64.manylinux_2_17_x86_64.whl", "project": "grpcio", "sha256": "f2948333a1f462c0e559b5ea436655ed36822fa448f5713d6de2d483bed6e03f", "url": "https://files.pythonhosted.org/packages/ce/2e/ece7b743fd06a24a13306e2398a67529e01bb21f41f9cff99a3d2e39190d/grpcio-1.85.3-cp311-cp311-manylinux2014_x86_64.manylinux_2_17_x86_64.whl"},
     {"index": "https://pypi.org/simple", "name": "h11-0.16.0-py3-none-any.whl", "project": "h11", "sha256": "63cf8bbe7522de3bf65932fda1d9c2772064ffb3dae62d55932da54b31cb6c86", "url": "https://files.pythonhosted.org/packages/04/4b/29cac41a4d98d144bf5f6d33995617b185d14b22401f75ca86f384e87ff1/h11-0.16.0-py3-none-any.whl"},
     {"index": "https://pypi.org/simple", "name": "h2-4.4.1-py3-none-any.whl", "project": "h2", "sha256": "0e25f1462b23c9cb82d9eb02e28bc706dac2a68cb457c6a0d74d63c8a2a5d0e6", "url": "https://files.pythonhosted.org/packages/7e/22/e85faf23bd72a92d1921e37d674ca56eb298a3c8be31fdecef0ff2b3aaac/h2-4.4.1-py3-none-any.whl"},
     {"index": "https://pypi.org/simple", "name": "hf_xet-1.8.0-cp38-abi3-manylinux2014_x86_64.manylinux_2_17_x86_64.whl", "project": "hf-xet", "sha256": "29dab7c904cd1914a0439c6e1306c12c7497c8bd32290fbe563ebf51ca4b6d6d", "url": "https://files.pythonhosted.org/packages/f8/1e/1e8ecc05ef034e9a95c18ed32d2ec07905a7cd2ca611a9d88e25ee1f4850/hf_xet-1.8.0-cp38-abi3-manylinux2014_x86_64.manylinux_2_17_x86_64.whl"},
@@ -541,6 +438,7 @@ args=(--repo "$root" --venv "$venv" --cache "$cache")
     {"index": "https://pypi.org/simple", "name": "lark-1.2.2-py3-none-any.whl", "project": "lark", "sha256": "c2276486b02f0f1b90be155f2c8ba4a8e194d42775786db622faccd652d8e80c", "url": "https://files.pythonhosted.org/packages/2d/00/d90b10b962b4277f5e64a78b6609968859ff86889f5b898c1a778c06ec00/lark-1.2.2-py3-none-any.whl"},
     {"index": "https://pypi.org/simple", "name": "linear_operator-0.6.1-py3-none-any.whl", "project": "linear-operator", "sha256": "a5981c1fcda08df3a210dffb6e8019b4751f4afaf3ffc822c24eaaf56b11eed9", "url": "https://files.pythonhosted.org/packages/e6/34/ee74708a93704baca5c1ef439817c4cb649f73382c518380ccc5ab335603/linear_operator-0.6.1-py3-none-any.whl"},
     {"index": "https://pypi.org/simple", "name": "llguidance-1.3.0-cp39-abi3-manylinux_2_17_x86_64.manylinux2014_x86_64.whl", "project": "llguidance", "sha256": "bc17e9dd602c3879bf91664a64bf72f54c74dbfbeb24ccfab6a5fe435b12f7aa", "url": "https://files.pythonhosted.org/packages/83/a8/1ff2bedb8f9acb46a2d2d603415d272bb622c142ea86f5b95445cc6e366c/llguidance-1.3.0-cp39-abi3-manylinux_2_17_x86_64.manylinux2014_x86_64.whl"},
+    {"index": "https://pypi.org/simple", "name": "llvmlite-0.50.0-cp311-cp311-manylinux_2_27_x86_64.manylinux_2_28_x86_64.whl", "project": "llvmlite", "sha256": "a6ffde00d4be8772a24e3e8b3af6bf86a79e7cf066d944ef56136b3957d707dc", "url": "https://files.pythonhosted.org/packages/59/b2/a5234f59ccf69cc90d29c62e01cacd1d60403fc5dfac77b38e019237d301/llvmlite-0.50.0-cp311-cp311-manylinux_2_27_x86_64.manylinux_2_28_x86_64.whl"},
     {"index": "https://pypi.org/simple", "name": "lm_format_enforcer-0.11.3-py3-none-any.whl", "project": "lm-format-enforcer", "sha256": "cf586350875def1ae7a8fba84fcbbfc8371424b6c9d05c1fcba70aa233fbf06f", "url": "https://files.pythonhosted.org/packages/a0/ef/11292bb0b85cf4c93447cab5a29f64576ed14d3ab4280e35ddd23486594a/lm_format_enforcer-0.11.3-py3-none-any.whl"},
     {"index": "https://pypi.org/simple", "name": "loguru-0.7.3-py3-none-any.whl", "project": "loguru", "sha256": "31a33c10c8e1e10422bfd431aeb5d351c7cf7fa671e3c4df004162264b28220c", "url": "https://files.pythonhosted.org/packages/0c/29/0348de65b8cc732daa3e33e67806420b2ae89bdce2b04af740289c5c6c8c/loguru-0.7.3-py3-none-any.whl"},
     {"index": "https://pypi.org/simple", "name": "markdown_it_py-4.3.0-py3-none-any.whl", "project": "markdown-it-py", "sha256": "7aa1511a46c39138de78d9eba92ce47e63124d8003fc98b3a351909e04239efa", "url": "https://files.pythonhosted.org/packages/c9/31/5f0ac2f1a1c67423c995c731a11cd4ad05d081a2be969d74f868bdb9cc70/markdown_it_py-4.3.0-py3-none-any.whl"},
@@ -549,6 +447,7 @@ args=(--repo "$root" --venv "$venv" --cache "$cache")
     {"index": "https://pypi.org/simple", "name": "mdurl-0.1.2-py3-none-any.whl", "project": "mdurl", "sha256": "84008a41e51615a49fc9966191ff91509e3c40b939176e643fd50a5c2196b8f8", "url": "https://files.pythonhosted.org/packages/b3/38/89ba8ad64ae25be8de66a6d463314cf1eb366222074cfda9ee839c56a4b4/mdurl-0.1.2-py3-none-any.whl"},
     {"index": "https://pypi.org/simple", "name": "memcache_hybrid-1.0.4-cp311-cp311-manylinux_2_27_x86_64.manylinux_2_28_x86_64.whl", "project": "memcache-hybrid", "sha256": "c6c7c47a41c69910802b05e955a73ac4edb5c16f4eb086fc573f5884f831f027", "url": "https://files.pythonhosted.org/packages/c2/a7/2591f98f5949df283693f7eaa9202ee392b4aca8dd1f2345eb44954a745d/memcache_hybrid-1.0.4-cp311-cp311-manylinux_2_27_x86_64.manylinux_2_28_x86_64.whl"},
     {"index": "https://pypi.org/simple", "name": "memfabric_hybrid-1.0.8-cp311-cp311-manylinux_2_27_x86_64.manylinux_2_28_x86_64.whl", "project": "memfabric-hybrid", "sha256": "b1b5b63536ba81aa50be2fec66dc3868329106beb023118c7ed408e6974bee35", "url": "https://files.pythonhosted.org/packages/a1/ad/34ea47d6efff4581429aba7f63687f6a6347a96fc6bd7c0dda176d0dc788/memfabric_hybrid-1.0.8-cp311-cp311-manylinux_2_27_x86_64.manylinux_2_28_x86_64.whl"},
+    {"index": "https://pypi.org/simple", "name": "mistral_common-1.13.1-py3-none-any.whl", "project": "mistral-common", "sha256": "98b4d0755b8d90bf4691fa8f1b70cb3b4a8cd4dc1653c4ed08ef3d1c7d2c29af", "url": "https://files.pythonhosted.org/packages/e5/9c/58411e76b2bdd31a012a756dd0d13a624669cdd728e8966d709113d0d437/mistral_common-1.13.1-py3-none-any.whl"},
     {"index": "https://pypi.org/simple", "name": "model_hosting_container_standards-0.1.16-py3-none-any.whl", "project": "model-hosting-container-standards", "sha256": "47f4f65713120bc3a69feb022981a38db9e557aedf88dbd72077f20588caa12b", "url": "https://files.pythonhosted.org/packages/07/ef/6eabeb251d2a0598cb5f9a274159e05ae07a1e3fe6a1473bf6035793252a/model_hosting_container_standards-0.1.16-py3-none-any.whl"},
     {"index": "https://pypi.org/simple", "name": "msgpack-1.2.4-cp311-cp311-manylinux2014_x86_64.manylinux_2_17_x86_64.manylinux_2_28_x86_64.whl", "project": "msgpack", "sha256": "a45ceb5f199d5e388f28b550ba881096a3740d4bda10e661d77f59d9a2e8187a", "url": "https://files.pythonhosted.org/packages/03/41/ed5517a107628f6f7f3a1f46f19de3aca979bd1fc95861cb56ce0e4bcc02/msgpack-1.2.4-cp311-cp311-manylinux2014_x86_64.manylinux_2_17_x86_64.manylinux_2_28_x86_64.whl"},
     {"index": "https://pypi.org/simple", "name": "msgspec-0.23.0-cp311-cp311-manylinux2014_x86_64.manylinux_2_17_x86_64.manylinux_2_28_x86_64.whl", "project": "msgspec", "sha256": "2e514e5b2a23e376f545f4962834b7312d9400705627c53330116b46daddfbe3", "url": "https://files.pythonhosted.org/packages/5c/79/7844827ee0c6e6bc0bf5546b3b9aa30f0352a2fcc00161ac4285c5a36d5c/msgspec-0.23.0-cp311-cp311-manylinux2014_x86_64.manylinux_2_17_x86_64.manylinux_2_28_x86_64.whl"},
@@ -557,6 +456,7 @@ args=(--repo "$root" --venv "$venv" --cache "$cache")
     {"index": "https://pypi.org/simple", "name": "numba-0.68.1-cp311-cp311-manylinux_2_27_x86_64.manylinux_2_28_x86_64.whl", "project": "numba", "sha256": "58fe7a3810261cf13797d8aa94c018cfe91e1e8adf634df60eb60ef834f9367b", "url": "https://files.pythonhosted.org/packages/cc/0c/7cfda35338753113a01e8ba5b9e7736c5c66e6af3e548b5cdb16ffb75f6a/numba-0.68.1-cp311-cp311-manylinux_2_27_x86_64.manylinux_2_28_x86_64.whl"},
     {"index": "https://pypi.org/simple", "name": "openai-2.24.0-py3-none-any.whl", "project": "openai", "sha256": "fed30480d7d6c884303287bde864980a4b137b60553ffbcf9ab4a233b7a73d94", "url": "https://files.pythonhosted.org/packages/c9/30/844dc675ee6902579b8eef01ed23917cc9319a1c9c0c14ec6e39340c96d0/openai-2.24.0-py3-none-any.whl"},
     {"index": "https://pypi.org/simple", "name": "openai_harmony-0.0.8-cp38-abi3-manylinux_2_17_x86_64.manylinux2014_x86_64.whl", "project": "openai-harmony", "sha256": "c007d277218a50db8839e599ed78e0fffe5130f614c3f6d93ae257f282071a29", "url": "https://files.pythonhosted.org/packages/25/3f/1a192b93bb47c6b44cd98ba8cc1d3d2a9308f1bb700c3017e6352da11bda/openai_harmony-0.0.8-cp38-abi3-manylinux_2_17_x86_64.manylinux2014_x86_64.whl"},
+    {"index": "https://pypi.org/simple", "name": "opencv_python_headless-4.11.0.86-cp37-abi3-manylinux_2_17_x86_64.manylinux2014_x86_64.whl", "project": "opencv-python-headless", "sha256": "0e0a27c19dd1f40ddff94976cfe43066fbbe9dfbb2ec1907d66c19caef42a57b", "url": "https://files.pythonhosted.org/packages/dd/5c/c139a7876099916879609372bfa513b7f1257f7f1a908b0bdc1c2328241b/opencv_python_headless-4.11.0.86-cp37-abi3-manylinux_2_17_x86_64.manylinux2014_x86_64.whl"},
     {"index": "https://pypi.org/simple", "name": "opentelemetry_api-1.45.2-py3-none-any.whl", "project": "opentelemetry-api", "sha256": "2cbd737377e710ee740d261c94e93fa0f08e6d037c18f17513cc0a2d94479a34", "url": "https://files.pythonhosted.org/packages/a9/2d/610db864d7513158cebb8f36cc88e67e73bd6c7aa1905ef18d89e1281c81/opentelemetry_api-1.45.2-py3-none-any.whl"},
     {"index": "https://pypi.org/simple", "name": "opentelemetry_exporter_http_transport-0.66b2-py3-none-any.whl", "project": "opentelemetry-exporter-http-transport", "sha256": "fd5f5b490c099acda1cd7b909d5e8981436bf18cc8c6098d302d114c271720e9", "url": "https://files.pythonhosted.org/packages/a1/b2/c622a101f31c0e6670b82f4264c4e77c161bce415bc6fc158fda0b82e218/opentelemetry_exporter_http_transport-0.66b2-py3-none-any.whl"},
     {"index": "https://pypi.org/simple", "name": "opentelemetry_exporter_otlp-1.45.2-py3-none-any.whl", "project": "opentelemetry-exporter-otlp", "sha256": "52c8b9f268289c92c08b3a97f48c63d6e5c037f25ca1f6f29ef162fb78974afc", "url": "https://files.pythonhosted.org/packages/19/27/fcc3b725ddbfa274fbf6098c9583032557671d35aa8d5e08d7e7277fb126/opentelemetry_exporter_otlp-1.45.2-py3-none-any.whl"},
@@ -569,6 +469,7 @@ args=(--repo "$root" --venv "$venv" --cache "$cache")
     {"index": "https://pypi.org/simple", "name": "opentelemetry_semantic_conventions-0.66b2-py3-none-any.whl", "project": "opentelemetry-semantic-conventions", "sha256": "4cbe61e5f9275d57ab31708446e7938ef4291ebbe6a7fca6f7a629c5acae87d8", "url": "https://files.pythonhosted.org/packages/67/bd/6bf33ed31521c565931c037e9e81bac47c1acb000e850c6e24220e2a0c00/opentelemetry_semantic_conventions-0.66b2-py3-none-any.whl"},
     {"index": "https://pypi.org/simple", "name": "opentelemetry_semantic_conventions_ai-0.5.1-py3-none-any.whl", "project": "opentelemetry-semantic-conventions-ai", "sha256": "25aeb22bd261543b4898a73824026d96770e5351209c7d07a0b1314762b1f6e4", "url": "https://files.pythonhosted.org/packages/55/22/41fb05f1dc5fda2c468e05a41814c20859016c85117b66c8a257cae814f6/opentelemetry_semantic_conventions_ai-0.5.1-py3-none-any.whl"},
     {"index": "https://pypi.org/simple", "name": "outlines_core-0.2.11-cp311-cp311-manylinux_2_17_x86_64.manylinux2014_x86_64.whl", "project": "outlines-core", "sha256": "132605b8dd1e3d1369da6a851992dd357f6376068292f6bd47caa7a28b794d19", "url": "https://files.pythonhosted.org/packages/4c/db/32c6e1170f139420e948fdd18a09a6175244bc0760dcf4dc2470e18411b9/outlines_core-0.2.11-cp311-cp311-manylinux_2_17_x86_64.manylinux2014_x86_64.whl"},
+    {"index": "https://pypi.org/simple", "name": "pandas-3.0.6-cp311-cp311-manylinux_2_24_x86_64.manylinux_2_28_x86_64.whl", "project": "pandas", "sha256": "47121f9571503f724c9b93e297ab6254ac99c77adf5e9ed085ea419fd585c258", "url": "https://files.pythonhosted.org/packages/63/be/dfb6cc9329d0bbe76dadda8a1113d026bb996ec76c509221368dc68349f4/pandas-3.0.6-cp311-cp311-manylinux_2_24_x86_64.manylinux_2_28_x86_64.whl"},
     {"index": "https://pypi.org/simple", "name": "pandas_stubs-3.1.0.261029-py3-none-any.whl", "project": "pandas-stubs", "sha256": "70f631f2d0781c4500b1cd5f84cab7d7279a3d114674d69655536a4a99a3a67f", "url": "https://files.pythonhosted.org/packages/c0/2c/ecbc04b2a8d05d737351a54398f843223cb66edf42ec5c0fcc6198f17d3a/pandas_stubs-3.1.0.261029-py3-none-any.whl"},
     {"index": "https://pypi.org/simple", "name": "partial_json_parser-0.2.1.1.post7-py3-none-any.whl", "project": "partial-json-parser", "sha256": "145119e5eabcf80cbb13844a6b50a85c68bf99d376f8ed771e2a3c3b03e653ae", "url": "https://files.pythonhosted.org/packages/42/32/658973117bf0fd82a24abbfb94fe73a5e86216e49342985e10acce54775a/partial_json_parser-0.2.1.1.post7-py3-none-any.whl"},
     {"index": "https://pypi.org/simple", "name": "pip-26.3-py3-none-any.whl", "project": "pip", "sha256": "f3b60b20ffaadd4415ed7957212a38ac63fa4c5fa375bd0f4a797777940fad13", "url": "https://files.pythonhosted.org/packages/07/25/ee8c38ae72d66b844ce8eb9711ba905dba21ca1a8a0c960057c41cd23337/pip-26.3-py3-none-any.whl"},
@@ -582,6 +483,7 @@ args=(--repo "$root" --venv "$venv" --cache "$cache")
     {"index": "https://pypi.org/simple", "name": "py_cpuinfo-9.0.0-py3-none-any.whl", "project": "py-cpuinfo", "sha256": "859625bc251f64e21f077d099d4162689c762b5d6a4c3c97553d56241c9674d5", "url": "https://files.pythonhosted.org/packages/e0/a9/023730ba63db1e494a271cb018dcd361bd2c917ba7004c3e49d5daf795a2/py_cpuinfo-9.0.0-py3-none-any.whl"},
     {"index": "https://pypi.org/simple", "name": "pybase64-1.5.1-cp311-cp311-manylinux1_x86_64.manylinux2014_x86_64.manylinux_2_17_x86_64.manylinux_2_5_x86_64.whl", "project": "pybase64", "sha256": "13cfb64d2a0a8e15b9196c8b1ad61d8adfd8ee68bf4ce749cbb3a313239fef3b", "url": "https://files.pythonhosted.org/packages/83/90/3fcd7eb178db3001e9bce5963a997836843136cf994225b065dc6e23b4c3/pybase64-1.5.1-cp311-cp311-manylinux1_x86_64.manylinux2014_x86_64.manylinux_2_17_x86_64.manylinux_2_5_x86_64.whl"},
     {"index": "https://pypi.org/simple", "name": "pybind11-3.1.0-py3-none-any.whl", "project": "pybind11", "sha256": "b8488090f8acffbcb6b5d6a85571a6827a0a2981ffb75e5a0b27b87c4a6b7dd0", "url": "https://files.pythonhosted.org/packages/33/fd/8762f7ee3e4e4be6d1d846cffb4916dd9bb02b2f800d3603718a0efe494c/pybind11-3.1.0-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "pycountry-26.2.16-py3-none-any.whl", "project": "pycountry", "sha256": "115c4baf7cceaa30f59a4694d79483c9167dbce7a9de4d3d571c5f3ea77c305a", "url": "https://files.pythonhosted.org/packages/9c/42/7703bd45b62fecd44cd7d3495423097e2f7d28bc2e99e7c1af68892ab157/pycountry-26.2.16-py3-none-any.whl"},
     {"index": "https://pypi.org/simple", "name": "pycparser-3.12-py3-none-any.whl", "project": "pycparser", "sha256": "a076f3f489b39b43ed13563a1dafe42447445bec2e294154ec5c57fcdda4c85e", "url": "https://files.pythonhosted.org/packages/b6/ae/315bbeee126a769cbde43cf4908acb4b40408d8bf8bbf334dd7368d8dadf/pycparser-3.12-py3-none-any.whl"},
     {"index": "https://pypi.org/simple", "name": "pydantic-2.14.4-py3-none-any.whl", "project": "pydantic", "sha256": "653a2ad9f6d8858529c77c72717d0ea991d6c6837fe683246b2f4b2bbfc3fadc", "url": "https://files.pythonhosted.org/packages/8a/8c/824a686c4ba815ddb0722f9e66272088bccd4e1ae1d2f7015375e4a4fc7f/pydantic-2.14.4-py3-none-any.whl"},
     {"index": "https://pypi.org/simple", "name": "pydantic_core-2.50.5-cp311-cp311-manylinux2014_x86_64.manylinux_2_17_x86_64.whl", "project": "pydantic-core", "sha256": "488319076ec92908b91fc6265ce761f1d78748f69f85518564fd16bf333e1b70", "url": "https://files.pythonhosted.org/packages/bd/77/9520ca4c8f9bac81c2c4124389a8413c9d0e97e054b1d0c854b71e104297/pydantic_core-2.50.5-cp311-cp311-manylinux2014_x86_64.manylinux_2_17_x86_64.whl"},
@@ -604,6 +506,8 @@ args=(--repo "$root" --venv "$venv" --cache "$cache")
     {"index": "https://pypi.org/simple", "name": "rich_toolkit-0.20.6-py3-none-any.whl", "project": "rich-toolkit", "sha256": "465453ba6f94f99401f59f79fb562827ba5f6b4d4759015d40019f5c67750262", "url": "https://files.pythonhosted.org/packages/79/fc/7c296a563a893b0a23a73923ce27965ae15f658dcb58c0bcdd463e1671a2/rich_toolkit-0.20.6-py3-none-any.whl"},
     {"index": "https://pypi.org/simple", "name": "rignore-0.8.1-cp311-cp311-manylinux_2_17_x86_64.manylinux2014_x86_64.whl", "project": "rignore", "sha256": "9869b618dc28104003292f26cad26a2d54f6a3941684f16fe9ff435b5df1b0c0", "url": "https://files.pythonhosted.org/packages/08/dc/dd73f3d47e3da48ff2535d24ee2dfda3ecacba9ad5f96b96a15860796041/rignore-0.8.1-cp311-cp311-manylinux_2_17_x86_64.manylinux2014_x86_64.whl"},
     {"index": "https://pypi.org/simple", "name": "rpds_py-2026.9.1-cp311-cp311-manylinux_2_17_x86_64.manylinux2014_x86_64.whl", "project": "rpds-py", "sha256": "136a1c3fe4402b7008bc81cb62ee538481795b61a7e83df88dff3b3f02b726ff", "url": "https://files.pythonhosted.org/packages/2d/5c/aac3b960fd55d37b49f77c0eebbe043eaf36762ebd48e7b46951e59c1c05/rpds_py-2026.9.1-cp311-cp311-manylinux_2_17_x86_64.manylinux2014_x86_64.whl"},
+    {"index": "https://pypi.org/simple", "name": "scikit_learn-1.9.1-cp311-cp311-manylinux_2_27_x86_64.manylinux_2_28_x86_64.whl", "project": "scikit-learn", "sha256": "52a0703bbc07ad27f560fa63fa68e4c54dd735bfbbf65b4dd3c225dc7547b6df", "url": "https://files.pythonhosted.org/packages/69/46/f8b95a7a16fd13b458401d5e85a63d88ecb3679f3649812d5fdbea4c8357/scikit_learn-1.9.1-cp311-cp311-manylinux_2_27_x86_64.manylinux_2_28_x86_64.whl"},
+    {"index": "https://pypi.org/simple", "name": "scipy-1.16.3-cp311-cp311-manylinux2014_x86_64.manylinux_2_17_x86_64.whl", "project": "scipy", "sha256": "0151a0749efeaaab78711c78422d413c583b8cdd2011a3c1d6c794938ee9fdb2", "url": "https://files.pythonhosted.org/packages/ca/6e/8942461cf2636cdae083e3eb72622a7fbbfa5cf559c7d13ab250a5dbdc01/scipy-1.16.3-cp311-cp311-manylinux2014_x86_64.manylinux_2_17_x86_64.whl"},
     {"index": "https://pypi.org/simple", "name": "sentencepiece-0.2.3-cp311-cp311-manylinux_2_27_x86_64.manylinux_2_28_x86_64.whl", "project": "sentencepiece", "sha256": "141dc0bef1e28a5cf7e41c8354ad6cc14525758278045286dcb5429b9906d39f", "url": "https://files.pythonhosted.org/packages/0f/90/7a01161697ff2a6dc1968a735b7ea7fefd7eb09827d90242923ff76e33fd/sentencepiece-0.2.3-cp311-cp311-manylinux_2_27_x86_64.manylinux_2_28_x86_64.whl"},
     {"index": "https://pypi.org/simple", "name": "sentry_sdk-2.75.0-py3-none-any.whl", "project": "sentry-sdk", "sha256": "9a10e97de2cbd42ad7e4a6e02a0d5af19de9811eb02445077d41ba14c08e170c", "url": "https://files.pythonhosted.org/packages/ec/ee/fbfe67386d64a7218013c8346b88b89d72f279b4ddb434ed5e94bea3d389/sentry_sdk-2.75.0-py3-none-any.whl"},
     {"index": "https://pypi.org/simple", "name": "setproctitle-1.3.8-cp311-cp311-manylinux1_x86_64.manylinux_2_28_x86_64.manylinux_2_5_x86_64.whl", "project": "setproctitle", "sha256": "1a6f6a3b2920f4362e8d924f9e5b084f0b2692a2c140e348abd2e3a07a1def73", "url": "https://files.pythonhosted.org/packages/2e/89/7a19bba7f4a354fc3499bf83614b27452232235b1d44191f46ff396051de/setproctitle-1.3.8-cp311-cp311-manylinux1_x86_64.manylinux_2_28_x86_64.manylinux_2_5_x86_64.whl"},
@@ -633,30 +537,12 @@ args=(--repo "$root" --venv "$venv" --cache "$cache")
     {"index": "https://pypi.org/simple", "name": "yarl-1.25.1-cp311-cp311-manylinux2014_x86_64.manylinux_2_17_x86_64.manylinux_2_28_x86_64.whl", "project": "yarl", "sha256": "d5add7b4ca7afeea91d52e4d4e4db3b1fe9885b71f07054560d8c4296b7441a2", "url": "https://files.pythonhosted.org/packages/95/0c/a71501bbc1a674ff72c4d6c2b75f4d9a5af819f5244c3a7558080a8802c5/yarl-1.25.1-cp311-cp311-manylinux2014_x86_64.manylinux_2_17_x86_64.manylinux_2_28_x86_64.whl"}
    ],
    "sources": {"apt_build": [], "compile": true, "items": [], "soc_version": "ascend910b1"}},
-  {"slug": "3-frameworks/pins-vllm-verl0.8.0",
+  {"slug": "3-frameworks/pins",
    "requirements": [
    ],
    "files": [
    ],
-   "sources": {"apt_build": [], "compile": true, "items": [{"component": "vllm-verl0.8.0", "dist": "vllm", "env": {"VLLM_TARGET_DEVICE": "empty"}, "fetch": {"file": "vllm-0.18.0.tar.gz", "sha256": "9a1bee091db8dbb4664a2a09cd9c61912e9912a44af1ce12b8593a231d05971c", "url": "https://files.pythonhosted.org/packages/39/a9/ed48c497572a41552cc71b5ede15291d882c546a01df27ed42944eb3b3ad/vllm-0.18.0.tar.gz"}, "file": "vllm-0.18.0.tar.gz", "kind": "sdist", "sha256": "9a1bee091db8dbb4664a2a09cd9c61912e9912a44af1ce12b8593a231d05971c", "soc_env": ""}], "soc_version": "ascend910b1"}},
-  {"slug": "3-frameworks/pins-vllm-ascend-verl0.8.0",
-   "requirements": [
-   ],
-   "files": [
-   ],
-   "sources": {"apt_build": [], "compile": true, "items": [{"component": "vllm-ascend-verl0.8.0", "dist": "vllm-ascend", "env": {"COMPILE_CUSTOM_KERNELS": "1", "SETUPTOOLS_SCM_PRETEND_VERSION": "0.18.0"}, "fetch": {"branch": "releases/v0.18.0", "commit": "35b0fdf7d57aee5bd93793e03506ae2d85959595", "git": "https://github.com/vllm-project/vllm-ascend.git"}, "kind": "git", "soc_env": "SOC_VERSION"}], "soc_version": "ascend910b1"}},
-  {"slug": "3-frameworks/pins-megatron-lm-verl0.8.0",
-   "requirements": [
-   ],
-   "files": [
-   ],
-   "sources": {"apt_build": [], "compile": true, "items": [{"component": "megatron-lm-verl0.8.0", "dist": "megatron-core", "env": {}, "fetch": {"branch": "core_r0.16.0", "commit": "ddc0d6774783b032ddceacc5714e653651daecb9", "git": "https://github.com/NVIDIA/Megatron-LM.git"}, "kind": "git", "soc_env": ""}], "soc_version": "ascend910b1"}},
-  {"slug": "3-frameworks/pins-mindspeed-verl0.8.0",
-   "requirements": [
-   ],
-   "files": [
-   ],
-   "sources": {"apt_build": [], "compile": true, "items": [{"component": "mindspeed-verl0.8.0", "dist": "mindspeed", "env": {}, "fetch": {"branch": "core_r0.16.0", "commit": "e4772499f7eb9fa9a68919dd1eaddef00e915b2d", "git": "https://github.com/Ascend/MindSpeed.git"}, "kind": "git", "soc_env": ""}], "soc_version": "ascend910b1"}},
+   "sources": {"apt_build": [], "compile": true, "items": [{"component": "vllm-verl0.8.0", "dist": "vllm", "env": {"VLLM_TARGET_DEVICE": "empty"}, "fetch": {"file": "vllm-0.18.0.tar.gz", "sha256": "9a1bee091db8dbb4664a2a09cd9c61912e9912a44af1ce12b8593a231d05971c", "url": "https://files.pythonhosted.org/packages/39/a9/ed48c497572a41552cc71b5ede15291d882c546a01df27ed42944eb3b3ad/vllm-0.18.0.tar.gz"}, "file": "vllm-0.18.0.tar.gz", "kind": "sdist", "sha256": "9a1bee091db8dbb4664a2a09cd9c61912e9912a44af1ce12b8593a231d05971c", "soc_env": ""}, {"component": "vllm-ascend-verl0.8.0", "dist": "vllm-ascend", "env": {"COMPILE_CUSTOM_KERNELS": "1", "SETUPTOOLS_SCM_PRETEND_VERSION": "0.18.0"}, "fetch": {"branch": "releases/v0.18.0", "commit": "35b0fdf7d57aee5bd93793e03506ae2d85959595", "git": "https://github.com/vllm-project/vllm-ascend.git"}, "kind": "git", "soc_env": "SOC_VERSION"}, {"component": "megatron-lm-verl0.8.0", "dist": "megatron-core", "env": {}, "fetch": {"branch": "core_r0.16.0", "commit": "ddc0d6774783b032ddceacc5714e653651daecb9", "git": "https://github.com/NVIDIA/Megatron-LM.git"}, "kind": "git", "soc_env": ""}, {"component": "mindspeed-verl0.8.0", "dist": "mindspeed", "env": {}, "fetch": {"branch": "core_r0.16.0", "commit": "e4772499f7eb9fa9a68919dd1eaddef00e915b2d", "git": "https://github.com/Ascend/MindSpeed.git"}, "kind": "git", "soc_env": ""}], "soc_version": "ascend910b1"}},
   {"slug": "4-app/deps-av",
    "requirements": [
     "av==18.1.0 --hash=sha256:8a032e8d8ebc73dec079364b9b4a6837638a2d106e8472314e685ffbf163e700"

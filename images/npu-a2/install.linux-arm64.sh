@@ -137,16 +137,9 @@ args=(--repo "$root" --venv "$venv" --cache "$cache")
  "patches": [{"diff": "mbridge-dequant-device.diff", "file": "mbridge/models/ext/deepseek_v3/dequant_fp8_safetensor_io.py", "name": "mbridge-dequant-device", "package": "mbridge", "sha256": "485085d84c9f7dfc49641f70393e008d210da92e4ed6eefa0dd83b4b3c90679e"}],
  "pins": {"base": {"image": "quay.io/ascend/cann", "name": "cann-9.1.0-a2", "source": "image", "tag": "9.1.0-910b-ubuntu22.04-py3.12"}, "cann_version": "9.1.0", "constraints": [{"dist": "numpy", "name": "numpy-npu", "source": "pypi", "version": "1.26.0"}, {"dist": "pandas", "name": "pandas-npu", "source": "pypi", "version": "2.3.3"}, {"dist": "scipy", "name": "scipy-npu", "source": "pypi", "version": "1.16.3"}, {"dist": "arctic-inference", "name": "arctic-inference", "source": "pypi", "version": "0.1.1"}, {"dist": "memfabric-hybrid", "name": "memfabric-hybrid", "source": "pypi", "version": "1.2.0"}, {"dist": "memcache-hybrid", "name": "memcache-hybrid", "source": "pypi", "version": "1.2.0"}, {"dist": "xgrammar", "name": "xgrammar", "source": "pypi", "version": "0.2.9"}], "device": "npu", "env": {"VERL_USE_EXTERNAL_MODULES": "mindspeed.megatron_adaptor"}, "image": "npu-a2", "mounted_libraries": ["libascend_hal.so", "libdrvdsmi_host.so", "libdcmi.so"], "patches": [{"diff": "mbridge-dequant-device.diff", "file": "mbridge/models/ext/deepseek_v3/dequant_fp8_safetensor_io.py", "name": "mbridge-dequant-device", "package": "mbridge", "sha256": "485085d84c9f7dfc49641f70393e008d210da92e4ed6eefa0dd83b4b3c90679e"}], "platforms": ["linux/arm64", "linux/amd64"], "python": "3.12", "repository": "verl-ascend", "soc_version": "ascend910b1", "stack": {"addons": [{"dist": "flash-linear-attention", "name": "flash-linear-attention", "source": "pypi", "version": "0.5.0"}, {"dist": "viztracer", "name": "viztracer", "source": "pypi", "version": "1.1.1"}], "bridge": [{"dist": "mbridge", "name": "mbridge", "source": "pypi", "version": "0.15.1"}], "megatron": [{"branch": "core_r0.16.0", "commit": "ddc0d6774783b032ddceacc5714e653651daecb9", "dist": "megatron-core", "name": "megatron-lm", "repo": "https://github.com/NVIDIA/Megatron-LM.git", "source": "git"}], "mindspeed": [{"branch": "core_r0.16.0", "commit": "e4772499f7eb9fa9a68919dd1eaddef00e915b2d", "dist": "mindspeed", "name": "mindspeed", "repo": "https://github.com/Ascend/MindSpeed.git", "source": "git"}], "mooncake": [{"dist": "mooncake-transfer-engine-npu", "name": "mooncake-npu", "source": "pypi", "version": "0.3.11.post1"}], "tools": [{"dist": "setuptools", "name": "setuptools", "source": "pypi", "version": "80.10.2"}], "torch": [{"dist": "torch", "name": "torch", "source": "pypi", "version": "2.10.0"}], "torch_npu": [{"dist": "torch-npu", "name": "torch_npu", "source": "pypi", "version": "2.10.0.post4"}], "torchaudio": [{"dist": "torchaudio", "name": "torchaudio", "source": "pypi", "version": "2.10.0"}], "torchvision": [{"dist": "torchvision", "name": "torchvision", "source": "pypi", "version": "0.25.0"}], "transformers": [{"dist": "transformers", "name": "transformers", "source": "pypi", "version": "5.10.4"}], "triton_ascend": [{"dist": "triton-ascend", "name": "triton-ascend", "source": "pypi", "version": "3.2.2"}], "verl": [{"dist": "verl", "name": "verl-npu", "source": "pypi", "version": "0.9.1"}], "vllm": [{"dist": "vllm", "name": "vllm", "sha256": "760269db3d9611e12e524681df1bca0977d5d2f5fcb4481cc34d33efc4ae7ff5", "source": "url", "url": "https://files.pythonhosted.org/packages/68/c6/c4dc766b09e93de278693502612de0beba822983d4f609830406ead65cc9/vllm-0.23.0.tar.gz", "version": "0.23.0"}], "vllm_ascend": [{"dist": "vllm-ascend", "name": "vllm-ascend", "source": "pypi", "version": "0.23.0"}]}, "tag": "cann9.1.0-a2-py3.12-torch2.10.0", "wins_over": ["numpy", "transformers"], "without": ["nvidia-modelopt", "triton"]},
  "parts": [
-  {"slug": "1-tools/deps-cmake",
-   "requirements": [
-    "cmake==4.4.5 --hash=sha256:25fc8469e67857124ef10c002331c0ab416eb7b8d9e1d6e4c58e84e730013ece"
-   ],
-   "files": [
-    {"index": "https://pypi.org/simple", "name": "cmake-4.4.5-py3-none-manylinux2014_aarch64.manylinux_2_17_aarch64.whl", "project": "cmake", "sha256": "25fc8469e67857124ef10c002331c0ab416eb7b8d9e1d6e4c58e84e730013ece", "url": "https://files.pythonhosted.org/packages/11/bd/282dc144e38709a8110754198bfa8b91d589aad66513c313837f484c988e/cmake-4.4.5-py3-none-manylinux2014_aarch64.manylinux_2_17_aarch64.whl"}
-   ],
-   "sources": {"apt_build": [], "compile": false, "items": [], "soc_version": "ascend910b1"}},
   {"slug": "1-tools/deps",
    "requirements": [
+    "cmake==4.4.5 --hash=sha256:25fc8469e67857124ef10c002331c0ab416eb7b8d9e1d6e4c58e84e730013ece",
     "nanobind==2.9.2 --hash=sha256:c37957ffd5eac7eda349cff3622ecd32e5ee1244ecc912c99b5bc8188bafd16e",
     "ninja==1.13.2 --hash=sha256:d775a5e43e9088f507a6250d57fcf5678eb31268c545feb5064ffeee33735622",
     "packaging==25.0 --hash=sha256:29572ef2b1f17581046b3a2227d5c611fb25ec70ca1ba8554b24b0e69331a484",
@@ -157,6 +150,7 @@ args=(--repo "$root" --venv "$venv" --cache "$cache")
     "wheel==0.48.0 --hash=sha256:3217dcc807155e45db462d7ef2431f5ddda0d7273b700d05a67b271ceb1287ab"
    ],
    "files": [
+    {"index": "https://pypi.org/simple", "name": "cmake-4.4.5-py3-none-manylinux2014_aarch64.manylinux_2_17_aarch64.whl", "project": "cmake", "sha256": "25fc8469e67857124ef10c002331c0ab416eb7b8d9e1d6e4c58e84e730013ece", "url": "https://files.pythonhosted.org/packages/11/bd/282dc144e38709a8110754198bfa8b91d589aad66513c313837f484c988e/cmake-4.4.5-py3-none-manylinux2014_aarch64.manylinux_2_17_aarch64.whl"},
     {"index": "https://pypi.org/simple", "name": "nanobind-2.9.2-py3-none-any.whl", "project": "nanobind", "sha256": "c37957ffd5eac7eda349cff3622ecd32e5ee1244ecc912c99b5bc8188bafd16e", "url": "https://files.pythonhosted.org/packages/05/20/f8944f162df48a20f8f533f4e4faed63891aa368ceca8cc8b32d4c785ed4/nanobind-2.9.2-py3-none-any.whl"},
     {"index": "https://pypi.org/simple", "name": "ninja-1.13.2-py3-none-manylinux2014_aarch64.manylinux_2_17_aarch64.whl", "project": "ninja", "sha256": "d775a5e43e9088f507a6250d57fcf5678eb31268c545feb5064ffeee33735622", "url": "https://files.pythonhosted.org/packages/35/54/7368ce188625e39acc03ee362bb86cc9bfa6ad15e25c50889ae36e2889b3/ninja-1.13.2-py3-none-manylinux2014_aarch64.manylinux_2_17_aarch64.whl"},
     {"index": "https://pypi.org/simple", "name": "packaging-25.0-py3-none-any.whl", "project": "packaging", "sha256": "29572ef2b1f17581046b3a2227d5c611fb25ec70ca1ba8554b24b0e69331a484", "url": "https://files.pythonhosted.org/packages/20/12/38679034af332785aac8774540895e234f4d07f7545804097de4b666afd8/packaging-25.0-py3-none-any.whl"},
@@ -167,36 +161,12 @@ args=(--repo "$root" --venv "$venv" --cache "$cache")
     {"index": "https://pypi.org/simple", "name": "wheel-0.48.0-py3-none-any.whl", "project": "wheel", "sha256": "3217dcc807155e45db462d7ef2431f5ddda0d7273b700d05a67b271ceb1287ab", "url": "https://files.pythonhosted.org/packages/2e/29/69cfbb602cd91690c55d38ba9fe53e6a7e76a6fa647bf38f19c138d25449/wheel-0.48.0-py3-none-any.whl"}
    ],
    "sources": {"apt_build": [], "compile": false, "items": [], "soc_version": "ascend910b1"}},
-  {"slug": "1-tools/pins-setuptools",
+  {"slug": "1-tools/pins",
    "requirements": [
     "setuptools==80.10.2 --hash=sha256:95b30ddfb717250edb492926c92b5221f7ef3fbcc2b07579bcd4a27da21d0173"
    ],
    "files": [
     {"index": "https://pypi.org/simple", "name": "setuptools-80.10.2-py3-none-any.whl", "project": "setuptools", "sha256": "95b30ddfb717250edb492926c92b5221f7ef3fbcc2b07579bcd4a27da21d0173", "url": "https://files.pythonhosted.org/packages/94/b8/f1f62a5e3c0ad2ff1d189590bfa4c46b4f3b6e49cef6f26c6ee4e575394d/setuptools-80.10.2-py3-none-any.whl"}
-   ],
-   "sources": {"apt_build": [], "compile": false, "items": [], "soc_version": "ascend910b1"}},
-  {"slug": "2-torch/deps-numpy",
-   "requirements": [
-    "numpy==1.26.0 --hash=sha256:e5e18e5b14a7560d8acf1c596688f4dfd19b4f2945b245a71e5af4ddb7422feb"
-   ],
-   "files": [
-    {"index": "https://pypi.org/simple", "name": "numpy-1.26.0-cp312-cp312-manylinux_2_17_aarch64.manylinux2014_aarch64.whl", "project": "numpy", "sha256": "e5e18e5b14a7560d8acf1c596688f4dfd19b4f2945b245a71e5af4ddb7422feb", "url": "https://files.pythonhosted.org/packages/2f/70/c071b2347e339f572f5aa61f649b70167e5dd218e3da3dc600c9b08154b9/numpy-1.26.0-cp312-cp312-manylinux_2_17_aarch64.manylinux2014_aarch64.whl"}
-   ],
-   "sources": {"apt_build": [], "compile": false, "items": [], "soc_version": "ascend910b1"}},
-  {"slug": "2-torch/deps-pillow",
-   "requirements": [
-    "pillow==13.0.0 --hash=sha256:8bf295fe459343bc6093c8e5e0df60bfa189e0fcb775a22e2c2488fdeccc6c0d"
-   ],
-   "files": [
-    {"index": "https://pypi.org/simple", "name": "pillow-13.0.0-cp312-cp312-manylinux_2_27_aarch64.manylinux_2_28_aarch64.whl", "project": "pillow", "sha256": "8bf295fe459343bc6093c8e5e0df60bfa189e0fcb775a22e2c2488fdeccc6c0d", "url": "https://files.pythonhosted.org/packages/3b/bb/9e30e8ed18c20800ee327a12107d5249ad8dc444867b3adfcc21654e3c71/pillow-13.0.0-cp312-cp312-manylinux_2_27_aarch64.manylinux_2_28_aarch64.whl"}
-   ],
-   "sources": {"apt_build": [], "compile": false, "items": [], "soc_version": "ascend910b1"}},
-  {"slug": "2-torch/deps-sympy",
-   "requirements": [
-    "sympy==1.14.0 --hash=sha256:e091cc3e99d2141a0ba2847328f5479b05d94a6635cb96148ccb3f34671bd8f5"
-   ],
-   "files": [
-    {"index": "https://pypi.org/simple", "name": "sympy-1.14.0-py3-none-any.whl", "project": "sympy", "sha256": "e091cc3e99d2141a0ba2847328f5479b05d94a6635cb96148ccb3f34671bd8f5", "url": "https://files.pythonhosted.org/packages/a2/09/77d55d46fd61b4a135c444fc97158ef34a095e5681d0a6c10b75bf356191/sympy-1.14.0-py3-none-any.whl"}
    ],
    "sources": {"apt_build": [], "compile": false, "items": [], "soc_version": "ascend910b1"}},
   {"slug": "2-torch/deps",
@@ -207,6 +177,9 @@ args=(--repo "$root" --venv "$venv" --cache "$cache")
     "markupsafe==3.0.4 --hash=sha256:6a45c3d514f2436064db00d7fc8778d888f0236ebfed649b53d13a59e69ad51b",
     "mpmath==1.3.0 --hash=sha256:a0b2b9fe80bbcd81a6647ff13108738cfb482d481d826cc0e02f5b35e5c88d2c",
     "networkx==3.7 --hash=sha256:e3fd2c13a7814cee3746340d8d7f8598a67f16a58bf47fb7f8793fab6efca1b0",
+    "numpy==1.26.0 --hash=sha256:e5e18e5b14a7560d8acf1c596688f4dfd19b4f2945b245a71e5af4ddb7422feb",
+    "pillow==13.0.0 --hash=sha256:8bf295fe459343bc6093c8e5e0df60bfa189e0fcb775a22e2c2488fdeccc6c0d",
+    "sympy==1.14.0 --hash=sha256:e091cc3e99d2141a0ba2847328f5479b05d94a6635cb96148ccb3f34671bd8f5",
     "typing-extensions==4.16.0 --hash=sha256:481caa481374e813c1b176ada14e97f1f67a4539ce9cfeb3f350d78d6370c2e8"
    ],
    "files": [
@@ -216,127 +189,26 @@ args=(--repo "$root" --venv "$venv" --cache "$cache")
     {"index": "https://pypi.org/simple", "name": "markupsafe-3.0.4-cp312-cp312-manylinux2014_aarch64.manylinux_2_17_aarch64.manylinux_2_28_aarch64.whl", "project": "markupsafe", "sha256": "6a45c3d514f2436064db00d7fc8778d888f0236ebfed649b53d13a59e69ad51b", "url": "https://files.pythonhosted.org/packages/0d/f2/8f18e0b806eb13c1f8d07d917a720831ead54253a6dec011fbc78098a6f8/markupsafe-3.0.4-cp312-cp312-manylinux2014_aarch64.manylinux_2_17_aarch64.manylinux_2_28_aarch64.whl"},
     {"index": "https://pypi.org/simple", "name": "mpmath-1.3.0-py3-none-any.whl", "project": "mpmath", "sha256": "a0b2b9fe80bbcd81a6647ff13108738cfb482d481d826cc0e02f5b35e5c88d2c", "url": "https://files.pythonhosted.org/packages/43/e3/7d92a15f894aa0c9c4b49b8ee9ac9850d6e63b03c9c32c0367a13ae62209/mpmath-1.3.0-py3-none-any.whl"},
     {"index": "https://pypi.org/simple", "name": "networkx-3.7-py3-none-any.whl", "project": "networkx", "sha256": "e3fd2c13a7814cee3746340d8d7f8598a67f16a58bf47fb7f8793fab6efca1b0", "url": "https://files.pythonhosted.org/packages/7e/cd/fe58041e9011f307c490e3e17dd48cc516448f7c698a3f2d9d9d65d7e6a8/networkx-3.7-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "numpy-1.26.0-cp312-cp312-manylinux_2_17_aarch64.manylinux2014_aarch64.whl", "project": "numpy", "sha256": "e5e18e5b14a7560d8acf1c596688f4dfd19b4f2945b245a71e5af4ddb7422feb", "url": "https://files.pythonhosted.org/packages/2f/70/c071b2347e339f572f5aa61f649b70167e5dd218e3da3dc600c9b08154b9/numpy-1.26.0-cp312-cp312-manylinux_2_17_aarch64.manylinux2014_aarch64.whl"},
+    {"index": "https://pypi.org/simple", "name": "pillow-13.0.0-cp312-cp312-manylinux_2_27_aarch64.manylinux_2_28_aarch64.whl", "project": "pillow", "sha256": "8bf295fe459343bc6093c8e5e0df60bfa189e0fcb775a22e2c2488fdeccc6c0d", "url": "https://files.pythonhosted.org/packages/3b/bb/9e30e8ed18c20800ee327a12107d5249ad8dc444867b3adfcc21654e3c71/pillow-13.0.0-cp312-cp312-manylinux_2_27_aarch64.manylinux_2_28_aarch64.whl"},
+    {"index": "https://pypi.org/simple", "name": "sympy-1.14.0-py3-none-any.whl", "project": "sympy", "sha256": "e091cc3e99d2141a0ba2847328f5479b05d94a6635cb96148ccb3f34671bd8f5", "url": "https://files.pythonhosted.org/packages/a2/09/77d55d46fd61b4a135c444fc97158ef34a095e5681d0a6c10b75bf356191/sympy-1.14.0-py3-none-any.whl"},
     {"index": "https://pypi.org/simple", "name": "typing_extensions-4.16.0-py3-none-any.whl", "project": "typing-extensions", "sha256": "481caa481374e813c1b176ada14e97f1f67a4539ce9cfeb3f350d78d6370c2e8", "url": "https://files.pythonhosted.org/packages/49/d3/b8441a820a491ddfc024b0b0cf0393375b75ea13866d9c66727e54c2fc80/typing_extensions-4.16.0-py3-none-any.whl"}
    ],
    "sources": {"apt_build": [], "compile": false, "items": [], "soc_version": "ascend910b1"}},
-  {"slug": "2-torch/pins-torch",
+  {"slug": "2-torch/pins",
    "requirements": [
-    "torch==2.10.0 --hash=sha256:5fd4117d89ffd47e3dcc71e71a22efac24828ad781c7e46aaaf56bf7f2796acf"
-   ],
-   "files": [
-    {"index": "https://pypi.org/simple", "name": "torch-2.10.0-cp312-cp312-manylinux_2_28_aarch64.whl", "project": "torch", "sha256": "5fd4117d89ffd47e3dcc71e71a22efac24828ad781c7e46aaaf56bf7f2796acf", "url": "https://files.pythonhosted.org/packages/cc/af/758e242e9102e9988969b5e621d41f36b8f258bb4a099109b7a4b4b50ea4/torch-2.10.0-cp312-cp312-manylinux_2_28_aarch64.whl"}
-   ],
-   "sources": {"apt_build": [], "compile": false, "items": [], "soc_version": "ascend910b1"}},
-  {"slug": "2-torch/pins-torchvision",
-   "requirements": [
+    "torch==2.10.0 --hash=sha256:5fd4117d89ffd47e3dcc71e71a22efac24828ad781c7e46aaaf56bf7f2796acf",
+    "torch-npu==2.10.0.post4 --hash=sha256:5cee8b07d98b2188297916342fc587228bfca5703ffa8f48be1a69373414aa44",
+    "torchaudio==2.10.0 --hash=sha256:42b148a0921a3721abd1f6ae098b1ec9f89703e555c4f7a0d44da87b8decbcb9",
     "torchvision==0.25.0 --hash=sha256:b75deafa2dfea3e2c2a525559b04783515e3463f6e830cb71de0fb7ea36fe233"
    ],
    "files": [
+    {"index": "https://pypi.org/simple", "name": "torch-2.10.0-cp312-cp312-manylinux_2_28_aarch64.whl", "project": "torch", "sha256": "5fd4117d89ffd47e3dcc71e71a22efac24828ad781c7e46aaaf56bf7f2796acf", "url": "https://files.pythonhosted.org/packages/cc/af/758e242e9102e9988969b5e621d41f36b8f258bb4a099109b7a4b4b50ea4/torch-2.10.0-cp312-cp312-manylinux_2_28_aarch64.whl"},
+    {"index": "https://pypi.org/simple", "name": "torch_npu-2.10.0.post4-cp312-cp312-manylinux_2_28_aarch64.whl", "project": "torch-npu", "sha256": "5cee8b07d98b2188297916342fc587228bfca5703ffa8f48be1a69373414aa44", "url": "https://files.pythonhosted.org/packages/64/8d/3d10b7852b4e7f1392d6b68457537d3e4cdd8be04dcdaae83c14344b571b/torch_npu-2.10.0.post4-cp312-cp312-manylinux_2_28_aarch64.whl"},
+    {"index": "https://pypi.org/simple", "name": "torchaudio-2.10.0-cp312-cp312-manylinux_2_28_aarch64.whl", "project": "torchaudio", "sha256": "42b148a0921a3721abd1f6ae098b1ec9f89703e555c4f7a0d44da87b8decbcb9", "url": "https://files.pythonhosted.org/packages/ea/3f/df620439a76ece170472d41438d11a1545d5db5dc9f1eaeab8c6e055a328/torchaudio-2.10.0-cp312-cp312-manylinux_2_28_aarch64.whl"},
     {"index": "https://pypi.org/simple", "name": "torchvision-0.25.0-cp312-cp312-manylinux_2_28_aarch64.whl", "project": "torchvision", "sha256": "b75deafa2dfea3e2c2a525559b04783515e3463f6e830cb71de0fb7ea36fe233", "url": "https://files.pythonhosted.org/packages/51/f8/c0e1ef27c66e15406fece94930e7d6feee4cb6374bbc02d945a630d6426e/torchvision-0.25.0-cp312-cp312-manylinux_2_28_aarch64.whl"}
    ],
-   "sources": {"apt_build": [], "compile": false, "items": [], "soc_version": "ascend910b1"}},
-  {"slug": "2-torch/pins-torchaudio",
-   "requirements": [
-    "torchaudio==2.10.0 --hash=sha256:42b148a0921a3721abd1f6ae098b1ec9f89703e555c4f7a0d44da87b8decbcb9"
-   ],
-   "files": [
-    {"index": "https://pypi.org/simple", "name": "torchaudio-2.10.0-cp312-cp312-manylinux_2_28_aarch64.whl", "project": "torchaudio", "sha256": "42b148a0921a3721abd1f6ae098b1ec9f89703e555c4f7a0d44da87b8decbcb9", "url": "https://files.pythonhosted.org/packages/ea/3f/df620439a76ece170472d41438d11a1545d5db5dc9f1eaeab8c6e055a328/torchaudio-2.10.0-cp312-cp312-manylinux_2_28_aarch64.whl"}
-   ],
-   "sources": {"apt_build": [], "compile": false, "items": [], "soc_version": "ascend910b1"}},
-  {"slug": "2-torch/pins-torch_npu",
-   "requirements": [
-    "torch-npu==2.10.0.post4 --hash=sha256:5cee8b07d98b2188297916342fc587228bfca5703ffa8f48be1a69373414aa44"
-   ],
-   "files": [
-    {"index": "https://pypi.org/simple", "name": "torch_npu-2.10.0.post4-cp312-cp312-manylinux_2_28_aarch64.whl", "project": "torch-npu", "sha256": "5cee8b07d98b2188297916342fc587228bfca5703ffa8f48be1a69373414aa44", "url": "https://files.pythonhosted.org/packages/64/8d/3d10b7852b4e7f1392d6b68457537d3e4cdd8be04dcdaae83c14344b571b/torch_npu-2.10.0.post4-cp312-cp312-manylinux_2_28_aarch64.whl"}
-   ],
-   "sources": {"apt_build": [], "compile": false, "items": [], "soc_version": "ascend910b1"}},
-  {"slug": "2-torch/pins-triton-ascend",
-   "requirements": [
-   ],
-   "files": [
-   ],
    "sources": {"apt_build": [], "compile": false, "items": [{"component": "triton-ascend", "dist": "triton-ascend", "env": {}, "fetch": {"dist": "triton-ascend", "file": "", "index": "https://mirrors.huaweicloud.com/ascend/repos/pypi", "platform": "linux/arm64", "sha256": "", "version": "3.2.2"}, "file": "", "kind": "index", "sha256": "", "soc_env": "", "version": "3.2.2"}], "soc_version": "ascend910b1"}},
-  {"slug": "3-frameworks/deps-grpcio",
-   "requirements": [
-    "grpcio==1.85.3 --hash=sha256:258c579112434464d24dd5f8f73bf4b220a9c88219bef4d6f56410b5363a0a81"
-   ],
-   "files": [
-    {"index": "https://pypi.org/simple", "name": "grpcio-1.85.3-cp312-cp312-manylinux2014_aarch64.manylinux_2_17_aarch64.whl", "project": "grpcio", "sha256": "258c579112434464d24dd5f8f73bf4b220a9c88219bef4d6f56410b5363a0a81", "url": "https://files.pythonhosted.org/packages/cc/5a/ae4c57adacc44900038f6ba68f2676916894badfa37dbcad3eede85bff50/grpcio-1.85.3-cp312-cp312-manylinux2014_aarch64.manylinux_2_17_aarch64.whl"}
-   ],
-   "sources": {"apt_build": [], "compile": false, "items": [], "soc_version": "ascend910b1"}},
-  {"slug": "3-frameworks/deps-llvmlite",
-   "requirements": [
-    "llvmlite==0.50.0 --hash=sha256:6e8df54380110ea5e9127386e739d2b0829cc6dfa4a24a9195226336c91b06d5"
-   ],
-   "files": [
-    {"index": "https://pypi.org/simple", "name": "llvmlite-0.50.0-cp312-cp312-manylinux_2_27_aarch64.manylinux_2_28_aarch64.whl", "project": "llvmlite", "sha256": "6e8df54380110ea5e9127386e739d2b0829cc6dfa4a24a9195226336c91b06d5", "url": "https://files.pythonhosted.org/packages/7a/c4/e86f30b2b09c310c02ffdd8afd00f7e127d365131d163c926c98fc3ece22/llvmlite-0.50.0-cp312-cp312-manylinux_2_27_aarch64.manylinux_2_28_aarch64.whl"}
-   ],
-   "sources": {"apt_build": [], "compile": false, "items": [], "soc_version": "ascend910b1"}},
-  {"slug": "3-frameworks/deps-memcache-hybrid",
-   "requirements": [
-    "memcache-hybrid==1.2.0 --hash=sha256:b019a74c46c7cf3307276e50664725de8725daa0672bbb2715e6eaa76daacc39"
-   ],
-   "files": [
-    {"index": "https://pypi.org/simple", "name": "memcache_hybrid-1.2.0-cp312-cp312-manylinux_2_26_aarch64.manylinux_2_28_aarch64.whl", "project": "memcache-hybrid", "sha256": "b019a74c46c7cf3307276e50664725de8725daa0672bbb2715e6eaa76daacc39", "url": "https://files.pythonhosted.org/packages/a3/3f/f3276b57a648a4112f2e131816ded5a070ad563c5b10671877a158b76928/memcache_hybrid-1.2.0-cp312-cp312-manylinux_2_26_aarch64.manylinux_2_28_aarch64.whl"}
-   ],
-   "sources": {"apt_build": [], "compile": false, "items": [], "soc_version": "ascend910b1"}},
-  {"slug": "3-frameworks/deps-memfabric-hybrid",
-   "requirements": [
-    "memfabric-hybrid==1.2.0 --hash=sha256:ccd24776cb6d11e9ac60df31aa80b7838b593b2627e399754b259ec12e7325db"
-   ],
-   "files": [
-    {"index": "https://pypi.org/simple", "name": "memfabric_hybrid-1.2.0-cp312-cp312-manylinux_2_26_aarch64.manylinux_2_28_aarch64.whl", "project": "memfabric-hybrid", "sha256": "ccd24776cb6d11e9ac60df31aa80b7838b593b2627e399754b259ec12e7325db", "url": "https://files.pythonhosted.org/packages/bf/e2/5cd800e38597ada3c4b81ecee7ee1598b4f934dbe0f3223cb7026f3fdacf/memfabric_hybrid-1.2.0-cp312-cp312-manylinux_2_26_aarch64.manylinux_2_28_aarch64.whl"}
-   ],
-   "sources": {"apt_build": [], "compile": false, "items": [], "soc_version": "ascend910b1"}},
-  {"slug": "3-frameworks/deps-mistral-common",
-   "requirements": [
-    "mistral-common==1.13.1 --hash=sha256:98b4d0755b8d90bf4691fa8f1b70cb3b4a8cd4dc1653c4ed08ef3d1c7d2c29af"
-   ],
-   "files": [
-    {"index": "https://pypi.org/simple", "name": "mistral_common-1.13.1-py3-none-any.whl", "project": "mistral-common", "sha256": "98b4d0755b8d90bf4691fa8f1b70cb3b4a8cd4dc1653c4ed08ef3d1c7d2c29af", "url": "https://files.pythonhosted.org/packages/e5/9c/58411e76b2bdd31a012a756dd0d13a624669cdd728e8966d709113d0d437/mistral_common-1.13.1-py3-none-any.whl"}
-   ],
-   "sources": {"apt_build": [], "compile": false, "items": [], "soc_version": "ascend910b1"}},
-  {"slug": "3-frameworks/deps-opencv-python-headless",
-   "requirements": [
-    "opencv-python-headless==5.1.0.95 --hash=sha256:11d9753e15b8b3c56e6aa765139f722ca19ff26016d43bc81035f5d122731a81"
-   ],
-   "files": [
-    {"index": "https://pypi.org/simple", "name": "opencv_python_headless-5.1.0.95-cp37-abi3-manylinux_2_28_aarch64.whl", "project": "opencv-python-headless", "sha256": "11d9753e15b8b3c56e6aa765139f722ca19ff26016d43bc81035f5d122731a81", "url": "https://files.pythonhosted.org/packages/26/db/73313673e5c07eb4023c929022e6ef5f7cfd7885f7ea14019b1e1f74540a/opencv_python_headless-5.1.0.95-cp37-abi3-manylinux_2_28_aarch64.whl"}
-   ],
-   "sources": {"apt_build": [], "compile": false, "items": [], "soc_version": "ascend910b1"}},
-  {"slug": "3-frameworks/deps-pandas",
-   "requirements": [
-    "pandas==2.3.3 --hash=sha256:ecaf1e12bdc03c86ad4a7ea848d66c685cb6851d807a26aa245ca3d2017a1908"
-   ],
-   "files": [
-    {"index": "https://pypi.org/simple", "name": "pandas-2.3.3-cp312-cp312-manylinux_2_24_aarch64.manylinux_2_28_aarch64.whl", "project": "pandas", "sha256": "ecaf1e12bdc03c86ad4a7ea848d66c685cb6851d807a26aa245ca3d2017a1908", "url": "https://files.pythonhosted.org/packages/57/56/cf2dbe1a3f5271370669475ead12ce77c61726ffd19a35546e31aa8edf4e/pandas-2.3.3-cp312-cp312-manylinux_2_24_aarch64.manylinux_2_28_aarch64.whl"}
-   ],
-   "sources": {"apt_build": [], "compile": false, "items": [], "soc_version": "ascend910b1"}},
-  {"slug": "3-frameworks/deps-pycountry",
-   "requirements": [
-    "pycountry==26.2.16 --hash=sha256:115c4baf7cceaa30f59a4694d79483c9167dbce7a9de4d3d571c5f3ea77c305a"
-   ],
-   "files": [
-    {"index": "https://pypi.org/simple", "name": "pycountry-26.2.16-py3-none-any.whl", "project": "pycountry", "sha256": "115c4baf7cceaa30f59a4694d79483c9167dbce7a9de4d3d571c5f3ea77c305a", "url": "https://files.pythonhosted.org/packages/9c/42/7703bd45b62fecd44cd7d3495423097e2f7d28bc2e99e7c1af68892ab157/pycountry-26.2.16-py3-none-any.whl"}
-   ],
-   "sources": {"apt_build": [], "compile": false, "items": [], "soc_version": "ascend910b1"}},
-  {"slug": "3-frameworks/deps-scikit-learn",
-   "requirements": [
-    "scikit-learn==1.9.1 --hash=sha256:e4c20a6c017d820faa7ac8c783e3d0c6a9a2e297bf9f55332ca17cdf7fd4d04d"
-   ],
-   "files": [
-    {"index": "https://pypi.org/simple", "name": "scikit_learn-1.9.1-cp312-cp312-manylinux_2_27_aarch64.manylinux_2_28_aarch64.whl", "project": "scikit-learn", "sha256": "e4c20a6c017d820faa7ac8c783e3d0c6a9a2e297bf9f55332ca17cdf7fd4d04d", "url": "https://files.pythonhosted.org/packages/78/2b/5721a174406bfba49bce20ae997b3b64cf355c3f623a2638284ab6a82156/scikit_learn-1.9.1-cp312-cp312-manylinux_2_27_aarch64.manylinux_2_28_aarch64.whl"}
-   ],
-   "sources": {"apt_build": [], "compile": false, "items": [], "soc_version": "ascend910b1"}},
-  {"slug": "3-frameworks/deps-scipy",
-   "requirements": [
-    "scipy==1.16.3 --hash=sha256:0553371015692a898e1aa858fed67a3576c34edefa6b7ebdb4e9dde49ce5c203"
-   ],
-   "files": [
-    {"index": "https://pypi.org/simple", "name": "scipy-1.16.3-cp312-cp312-manylinux2014_aarch64.manylinux_2_17_aarch64.whl", "project": "scipy", "sha256": "0553371015692a898e1aa858fed67a3576c34edefa6b7ebdb4e9dde49ce5c203", "url": "https://files.pythonhosted.org/packages/fa/46/d1146ff536d034d02f83c8afc3c4bab2eddb634624d6529a8512f3afc9da/scipy-1.16.3-cp312-cp312-manylinux2014_aarch64.manylinux_2_17_aarch64.whl"}
-   ],
-   "sources": {"apt_build": [], "compile": false, "items": [], "soc_version": "ascend910b1"}},
   {"slug": "3-frameworks/deps",
    "requirements": [
     "agent-detector==2.0.0 --hash=sha256:22c6a1c9c23894a12f55aea625f060b8d3330fba774de72d02d5442bb580417f",
@@ -381,6 +253,7 @@ args=(--repo "$root" --venv "$venv" --cache "$cache")
     "gguf==0.19.0 --hash=sha256:70bcd10edfe697fb2dad6e40af2234b9d8ece9a41a99761405121ebda1c3c1cd",
     "googleapis-common-protos==1.76.0 --hash=sha256:59e13344a9f3651aa201a03e2bee815a3bf43a4baf1f9ff8a9b62a840ce25fac",
     "gpytorch==1.15.2 --hash=sha256:2112fdc7c0c0bf56a7f2444663cfc80fdfc3e19724399d6303a83d8efdd71e9e",
+    "grpcio==1.85.3 --hash=sha256:258c579112434464d24dd5f8f73bf4b220a9c88219bef4d6f56410b5363a0a81",
     "h11==0.16.0 --hash=sha256:63cf8bbe7522de3bf65932fda1d9c2772064ffb3dae62d55932da54b31cb6c86",
     "h2==4.4.1 --hash=sha256:0e25f1462b23c9cb82d9eb02e28bc706dac2a68cb457c6a0d74d63c8a2a5d0e6",
     "hf-xet==1.8.0 --hash=sha256:8800e3444770f2c630b361bc6d5c6ebb770b7830646cf632fbb79d0e5bbc9e7f",
@@ -406,12 +279,16 @@ args=(--repo "$root" --venv "$venv" --cache "$cache")
     "lark==1.2.2 --hash=sha256:c2276486b02f0f1b90be155f2c8ba4a8e194d42775786db622faccd652d8e80c",
     "linear-operator==0.6.1 --hash=sha256:a5981c1fcda08df3a210dffb6e8019b4751f4afaf3ffc822c24eaaf56b11eed9",
     "llguidance==1.7.6 --hash=sha256:e70fa25ed550c2b50c2fd70baa9e2808b4ecb859d01e453bd5459aff62ba38c3",
+    "llvmlite==0.50.0 --hash=sha256:6e8df54380110ea5e9127386e739d2b0829cc6dfa4a24a9195226336c91b06d5",
     "lm-format-enforcer==0.11.3 --hash=sha256:cf586350875def1ae7a8fba84fcbbfc8371424b6c9d05c1fcba70aa233fbf06f",
     "loguru==0.7.3 --hash=sha256:31a33c10c8e1e10422bfd431aeb5d351c7cf7fa671e3c4df004162264b28220c",
     "markdown-it-py==4.3.0 --hash=sha256:7aa1511a46c39138de78d9eba92ce47e63124d8003fc98b3a351909e04239efa",
     "mcp==2.3.0 --hash=sha256:dd0c44c089d16453e8ae31a3877a0054d7a2314caaa81f5e0541b9b1734b2377",
     "mcp-types==2.3.0 --hash=sha256:968efdbdaedfab06adae40d378a34395f1090c5921d4be3c9cde283aaf76d91d",
     "mdurl==0.1.2 --hash=sha256:84008a41e51615a49fc9966191ff91509e3c40b939176e643fd50a5c2196b8f8",
+    "memcache-hybrid==1.2.0 --hash=sha256:b019a74c46c7cf3307276e50664725de8725daa0672bbb2715e6eaa76daacc39",
+    "memfabric-hybrid==1.2.0 --hash=sha256:ccd24776cb6d11e9ac60df31aa80b7838b593b2627e399754b259ec12e7325db",
+    "mistral-common==1.13.1 --hash=sha256:98b4d0755b8d90bf4691fa8f1b70cb3b4a8cd4dc1653c4ed08ef3d1c7d2c29af",
     "model-hosting-container-standards==0.1.16 --hash=sha256:47f4f65713120bc3a69feb022981a38db9e557aedf88dbd72077f20588caa12b",
     "msgpack==1.2.4 --hash=sha256:9ca1e78106675f2aed07dc37b842ce19be70010ab22c5c5c04688f0840d48539",
     "msgspec==0.23.0 --hash=sha256:000abdb9da8b56f53ec2980ed182f00765df4ab07a093785fe9ce5273aa8d4d6",
@@ -420,6 +297,7 @@ args=(--repo "$root" --venv "$venv" --cache "$cache")
     "numba==0.68.1 --hash=sha256:fc764aa37deab88718de20151af0f53aa72d1c5cb3b54c6eb648473323f80a5c",
     "openai==3.57.0 --hash=sha256:f97bc74024c06ced8428b56c4a3594066709d3082779bf9d0b4b6092fbf587a8",
     "openai-harmony==0.0.8 --hash=sha256:e4f709815924ec325b9a890e6ab2bbb0ceec8e319a4e257328eb752cf36b2efc",
+    "opencv-python-headless==5.1.0.95 --hash=sha256:11d9753e15b8b3c56e6aa765139f722ca19ff26016d43bc81035f5d122731a81",
     "opentelemetry-api==1.45.2 --hash=sha256:2cbd737377e710ee740d261c94e93fa0f08e6d037c18f17513cc0a2d94479a34",
     "opentelemetry-exporter-http-transport==0.66b2 --hash=sha256:fd5f5b490c099acda1cd7b909d5e8981436bf18cc8c6098d302d114c271720e9",
     "opentelemetry-exporter-otlp==1.45.2 --hash=sha256:52c8b9f268289c92c08b3a97f48c63d6e5c037f25ca1f6f29ef162fb78974afc",
@@ -432,6 +310,7 @@ args=(--repo "$root" --venv "$venv" --cache "$cache")
     "opentelemetry-semantic-conventions==0.66b2 --hash=sha256:4cbe61e5f9275d57ab31708446e7938ef4291ebbe6a7fca6f7a629c5acae87d8",
     "opentelemetry-semantic-conventions-ai==0.5.1 --hash=sha256:25aeb22bd261543b4898a73824026d96770e5351209c7d07a0b1314762b1f6e4",
     "outlines-core==0.2.14 --hash=sha256:1de34681c7e0e7e1551fc9036e4fa3c57986336c905a10536591ceb6d869c258",
+    "pandas==2.3.3 --hash=sha256:ecaf1e12bdc03c86ad4a7ea848d66c685cb6851d807a26aa245ca3d2017a1908",
     "pandas-stubs==3.1.0.261029 --hash=sha256:70f631f2d0781c4500b1cd5f84cab7d7279a3d114674d69655536a4a99a3a67f",
     "partial-json-parser==0.2.1.1.post7 --hash=sha256:145119e5eabcf80cbb13844a6b50a85c68bf99d376f8ed771e2a3c3b03e653ae",
     "pip==26.3 --hash=sha256:f3b60b20ffaadd4415ed7957212a38ac63fa4c5fa375bd0f4a797777940fad13",
@@ -445,6 +324,7 @@ args=(--repo "$root" --venv "$venv" --cache "$cache")
     "py-cpuinfo==9.0.0 --hash=sha256:859625bc251f64e21f077d099d4162689c762b5d6a4c3c97553d56241c9674d5",
     "pybase64==1.5.1 --hash=sha256:caf5813e166a363fb971f0a3027a8a866135594115fbcbcdf2a2b7a4217a7338",
     "pybind11==3.1.0 --hash=sha256:b8488090f8acffbcb6b5d6a85571a6827a0a2981ffb75e5a0b27b87c4a6b7dd0",
+    "pycountry==26.2.16 --hash=sha256:115c4baf7cceaa30f59a4694d79483c9167dbce7a9de4d3d571c5f3ea77c305a",
     "pycparser==3.12 --hash=sha256:a076f3f489b39b43ed13563a1dafe42447445bec2e294154ec5c57fcdda4c85e",
     "pydantic==2.14.4 --hash=sha256:653a2ad9f6d8858529c77c72717d0ea991d6c6837fe683246b2f4b2bbfc3fadc",
     "pydantic-core==2.50.5 --hash=sha256:07a62d44515d674d750cfd86b7ce1dd93111be870f378d7c27b37aeb78d0cb4a",
@@ -469,6 +349,8 @@ args=(--repo "$root" --venv "$venv" --cache "$cache")
     "rignore==0.8.1 --hash=sha256:ac0a7cadcf6154dd60b2f101425644179b34c540a88b84089995c1745e8c623e",
     "rpds-py==2026.9.1 --hash=sha256:2693b2728bbcc48d09a981a356954b0c47c53ff25b545856f28a889ea619f69a",
     "safetensors==0.8.0 --hash=sha256:7a46e5ff292c356d6991e60942ba7f79817682d3a2cef0702136448cb9c4d235",
+    "scikit-learn==1.9.1 --hash=sha256:e4c20a6c017d820faa7ac8c783e3d0c6a9a2e297bf9f55332ca17cdf7fd4d04d",
+    "scipy==1.16.3 --hash=sha256:0553371015692a898e1aa858fed67a3576c34edefa6b7ebdb4e9dde49ce5c203",
     "sentencepiece==0.2.3 --hash=sha256:a6b735a8027b998c163e540fdde66ac0bb95fc471f6f4165c8df35fb45385116",
     "sentry-sdk==2.75.0 --hash=sha256:9a10e97de2cbd42ad7e4a6e02a0d5af19de9811eb02445077d41ba14c08e170c",
     "setproctitle==1.3.8 --hash=sha256:f61345393548bc72844d837d62fcf63444b0f5dac418544beb6d4f628a1c5df3",
@@ -540,6 +422,7 @@ args=(--repo "$root" --venv "$venv" --cache "$cache")
     {"index": "https://pypi.org/simple", "name": "gguf-0.19.0-py3-none-any.whl", "project": "gguf", "sha256": "70bcd10edfe697fb2dad6e40af2234b9d8ece9a41a99761405121ebda1c3c1cd", "url": "https://files.pythonhosted.org/packages/b3/bb/d71d6da82763528c2c2ed6b59a9d6142c6595545a4c448e2085d155e88c2/gguf-0.19.0-py3-none-any.whl"},
     {"index": "https://pypi.org/simple", "name": "googleapis_common_protos-1.76.0-py3-none-any.whl", "project": "googleapis-common-protos", "sha256": "59e13344a9f3651aa201a03e2bee815a3bf43a4baf1f9ff8a9b62a840ce25fac", "url": "https://files.pythonhosted.org/packages/05/6d/78dc67a9e779e594b49bf62604034d3a6aa428a55afc729cafda4b7333e1/googleapis_common_protos-1.76.0-py3-none-any.whl"},
     {"index": "https://pypi.org/simple", "name": "gpytorch-1.15.2-py3-none-any.whl", "project": "gpytorch", "sha256": "2112fdc7c0c0bf56a7f2444663cfc80fdfc3e19724399d6303a83d8efdd71e9e", "url": "https://files.pythonhosted.org/packages/b6/70/c419a361b09ccb618b5165daa919003ccdd9c148356f7ff71a710db6bcf0/gpytorch-1.15.2-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "grpcio-1.85.3-cp312-cp312-manylinux2014_aarch64.manylinux_2_17_aarch64.whl", "project": "grpcio", "sha256": "258c579112434464d24dd5f8f73bf4b220a9c88219bef4d6f56410b5363a0a81", "url": "https://files.pythonhosted.org/packages/cc/5a/ae4c57adacc44900038f6ba68f2676916894badfa37dbcad3eede85bff50/grpcio-1.85.3-cp312-cp312-manylinux2014_aarch64.manylinux_2_17_aarch64.whl"},
     {"index": "https://pypi.org/simple", "name": "h11-0.16.0-py3-none-any.whl", "project": "h11", "sha256": "63cf8bbe7522de3bf65932fda1d9c2772064ffb3dae62d55932da54b31cb6c86", "url": "https://files.pythonhosted.org/packages/04/4b/29cac41a4d98d144bf5f6d33995617b185d14b22401f75ca86f384e87ff1/h11-0.16.0-py3-none-any.whl"},
     {"index": "https://pypi.org/simple", "name": "h2-4.4.1-py3-none-any.whl", "project": "h2", "sha256": "0e25f1462b23c9cb82d9eb02e28bc706dac2a68cb457c6a0d74d63c8a2a5d0e6", "url": "https://files.pythonhosted.org/packages/7e/22/e85faf23bd72a92d1921e37d674ca56eb298a3c8be31fdecef0ff2b3aaac/h2-4.4.1-py3-none-any.whl"},
     {"index": "https://pypi.org/simple", "name": "hf_xet-1.8.0-cp38-abi3-manylinux_2_28_aarch64.whl", "project": "hf-xet", "sha256": "8800e3444770f2c630b361bc6d5c6ebb770b7830646cf632fbb79d0e5bbc9e7f", "url": "https://files.pythonhosted.org/packages/35/c4/127a1548df019ea4c80f06e685f263e146075143335a02e78a3c41dbc4eb/hf_xet-1.8.0-cp38-abi3-manylinux_2_28_aarch64.whl"},
@@ -565,12 +448,16 @@ args=(--repo "$root" --venv "$venv" --cache "$cache")
     {"index": "https://pypi.org/simple", "name": "lark-1.2.2-py3-none-any.whl", "project": "lark", "sha256": "c2276486b02f0f1b90be155f2c8ba4a8e194d42775786db622faccd652d8e80c", "url": "https://files.pythonhosted.org/packages/2d/00/d90b10b962b4277f5e64a78b6609968859ff86889f5b898c1a778c06ec00/lark-1.2.2-py3-none-any.whl"},
     {"index": "https://pypi.org/simple", "name": "linear_operator-0.6.1-py3-none-any.whl", "project": "linear-operator", "sha256": "a5981c1fcda08df3a210dffb6e8019b4751f4afaf3ffc822c24eaaf56b11eed9", "url": "https://files.pythonhosted.org/packages/e6/34/ee74708a93704baca5c1ef439817c4cb649f73382c518380ccc5ab335603/linear_operator-0.6.1-py3-none-any.whl"},
     {"index": "https://pypi.org/simple", "name": "llguidance-1.7.6-cp39-abi3-manylinux_2_31_aarch64.whl", "project": "llguidance", "sha256": "e70fa25ed550c2b50c2fd70baa9e2808b4ecb859d01e453bd5459aff62ba38c3", "url": "https://files.pythonhosted.org/packages/51/b9/dc76d7716e04dc7b3427cae52eaa32bd20771382d4d1dd9f4538a9dd2086/llguidance-1.7.6-cp39-abi3-manylinux_2_31_aarch64.whl"},
+    {"index": "https://pypi.org/simple", "name": "llvmlite-0.50.0-cp312-cp312-manylinux_2_27_aarch64.manylinux_2_28_aarch64.whl", "project": "llvmlite", "sha256": "6e8df54380110ea5e9127386e739d2b0829cc6dfa4a24a9195226336c91b06d5", "url": "https://files.pythonhosted.org/packages/7a/c4/e86f30b2b09c310c02ffdd8afd00f7e127d365131d163c926c98fc3ece22/llvmlite-0.50.0-cp312-cp312-manylinux_2_27_aarch64.manylinux_2_28_aarch64.whl"},
     {"index": "https://pypi.org/simple", "name": "lm_format_enforcer-0.11.3-py3-none-any.whl", "project": "lm-format-enforcer", "sha256": "cf586350875def1ae7a8fba84fcbbfc8371424b6c9d05c1fcba70aa233fbf06f", "url": "https://files.pythonhosted.org/packages/a0/ef/11292bb0b85cf4c93447cab5a29f64576ed14d3ab4280e35ddd23486594a/lm_format_enforcer-0.11.3-py3-none-any.whl"},
     {"index": "https://pypi.org/simple", "name": "loguru-0.7.3-py3-none-any.whl", "project": "loguru", "sha256": "31a33c10c8e1e10422bfd431aeb5d351c7cf7fa671e3c4df004162264b28220c", "url": "https://files.pythonhosted.org/packages/0c/29/0348de65b8cc732daa3e33e67806420b2ae89bdce2b04af740289c5c6c8c/loguru-0.7.3-py3-none-any.whl"},
     {"index": "https://pypi.org/simple", "name": "markdown_it_py-4.3.0-py3-none-any.whl", "project": "markdown-it-py", "sha256": "7aa1511a46c39138de78d9eba92ce47e63124d8003fc98b3a351909e04239efa", "url": "https://files.pythonhosted.org/packages/c9/31/5f0ac2f1a1c67423c995c731a11cd4ad05d081a2be969d74f868bdb9cc70/markdown_it_py-4.3.0-py3-none-any.whl"},
     {"index": "https://pypi.org/simple", "name": "mcp-2.3.0-py3-none-any.whl", "project": "mcp", "sha256": "dd0c44c089d16453e8ae31a3877a0054d7a2314caaa81f5e0541b9b1734b2377", "url": "https://files.pythonhosted.org/packages/20/d7/4a2878f128df729db3ca04e71bfce26405cc2e0c9ebe19c592feeb4c61b9/mcp-2.3.0-py3-none-any.whl"},
     {"index": "https://pypi.org/simple", "name": "mcp_types-2.3.0-py3-none-any.whl", "project": "mcp-types", "sha256": "968efdbdaedfab06adae40d378a34395f1090c5921d4be3c9cde283aaf76d91d", "url": "https://files.pythonhosted.org/packages/ce/48/32583066b155bb5d4507e7887dc88ee23118cc4de8e2a12870c49719e2a8/mcp_types-2.3.0-py3-none-any.whl"},
     {"index": "https://pypi.org/simple", "name": "mdurl-0.1.2-py3-none-any.whl", "project": "mdurl", "sha256": "84008a41e51615a49fc9966191ff91509e3c40b939176e643fd50a5c2196b8f8", "url": "https://files.pythonhosted.org/packages/b3/38/89ba8ad64ae25be8de66a6d463314cf1eb366222074cfda9ee839c56a4b4/mdurl-0.1.2-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "memcache_hybrid-1.2.0-cp312-cp312-manylinux_2_26_aarch64.manylinux_2_28_aarch64.whl", "project": "memcache-hybrid", "sha256": "b019a74c46c7cf3307276e50664725de8725daa0672bbb2715e6eaa76daacc39", "url": "https://files.pythonhosted.org/packages/a3/3f/f3276b57a648a4112f2e131816ded5a070ad563c5b10671877a158b76928/memcache_hybrid-1.2.0-cp312-cp312-manylinux_2_26_aarch64.manylinux_2_28_aarch64.whl"},
+    {"index": "https://pypi.org/simple", "name": "memfabric_hybrid-1.2.0-cp312-cp312-manylinux_2_26_aarch64.manylinux_2_28_aarch64.whl", "project": "memfabric-hybrid", "sha256": "ccd24776cb6d11e9ac60df31aa80b7838b593b2627e399754b259ec12e7325db", "url": "https://files.pythonhosted.org/packages/bf/e2/5cd800e38597ada3c4b81ecee7ee1598b4f934dbe0f3223cb7026f3fdacf/memfabric_hybrid-1.2.0-cp312-cp312-manylinux_2_26_aarch64.manylinux_2_28_aarch64.whl"},
+    {"index": "https://pypi.org/simple", "name": "mistral_common-1.13.1-py3-none-any.whl", "project": "mistral-common", "sha256": "98b4d0755b8d90bf4691fa8f1b70cb3b4a8cd4dc1653c4ed08ef3d1c7d2c29af", "url": "https://files.pythonhosted.org/packages/e5/9c/58411e76b2bdd31a012a756dd0d13a624669cdd728e8966d709113d0d437/mistral_common-1.13.1-py3-none-any.whl"},
     {"index": "https://pypi.org/simple", "name": "model_hosting_container_standards-0.1.16-py3-none-any.whl", "project": "model-hosting-container-standards", "sha256": "47f4f65713120bc3a69feb022981a38db9e557aedf88dbd72077f20588caa12b", "url": "https://files.pythonhosted.org/packages/07/ef/6eabeb251d2a0598cb5f9a274159e05ae07a1e3fe6a1473bf6035793252a/model_hosting_container_standards-0.1.16-py3-none-any.whl"},
     {"index": "https://pypi.org/simple", "name": "msgpack-1.2.4-cp312-cp312-manylinux2014_aarch64.manylinux_2_17_aarch64.manylinux_2_28_aarch64.whl", "project": "msgpack", "sha256": "9ca1e78106675f2aed07dc37b842ce19be70010ab22c5c5c04688f0840d48539", "url": "https://files.pythonhosted.org/packages/cf/8e/272a384f2a001cfced1baab0a8abdd912d6281432670f4609d1aab718d7b/msgpack-1.2.4-cp312-cp312-manylinux2014_aarch64.manylinux_2_17_aarch64.manylinux_2_28_aarch64.whl"},
     {"index": "https://pypi.org/simple", "name": "msgspec-0.23.0-cp312-cp312-manylinux2014_aarch64.manylinux_2_17_aarch64.manylinux_2_28_aarch64.whl", "project": "msgspec", "sha256": "000abdb9da8b56f53ec2980ed182f00765df4ab07a093785fe9ce5273aa8d4d6", "url": "https://files.pythonhosted.org/packages/7c/51/5389b9be05ce3cf139743ba1d10af3a7bae4917bfcb40a2bae90a0a23b57/msgspec-0.23.0-cp312-cp312-manylinux2014_aarch64.manylinux_2_17_aarch64.manylinux_2_28_aarch64.whl"},
@@ -579,6 +466,7 @@ args=(--repo "$root" --venv "$venv" --cache "$cache")
     {"index": "https://pypi.org/simple", "name": "numba-0.68.1-cp312-cp312-manylinux_2_27_aarch64.manylinux_2_28_aarch64.whl", "project": "numba", "sha256": "fc764aa37deab88718de20151af0f53aa72d1c5cb3b54c6eb648473323f80a5c", "url": "https://files.pythonhosted.org/packages/a5/4c/64fb7fe88e040e85a16e2c2924d36c0289529403de11e017e65d707d786c/numba-0.68.1-cp312-cp312-manylinux_2_27_aarch64.manylinux_2_28_aarch64.whl"},
     {"index": "https://pypi.org/simple", "name": "openai-3.57.0-py3-none-any.whl", "project": "openai", "sha256": "f97bc74024c06ced8428b56c4a3594066709d3082779bf9d0b4b6092fbf587a8", "url": "https://files.pythonhosted.org/packages/e0/40/0475208a470f90a1d3e94b41382678b44f311c2ea2a317228531e2193567/openai-3.57.0-py3-none-any.whl"},
     {"index": "https://pypi.org/simple", "name": "openai_harmony-0.0.8-cp38-abi3-manylinux_2_17_aarch64.manylinux2014_aarch64.whl", "project": "openai-harmony", "sha256": "e4f709815924ec325b9a890e6ab2bbb0ceec8e319a4e257328eb752cf36b2efc", "url": "https://files.pythonhosted.org/packages/d3/d2/ce6953ca87db9cae3e775024184da7d1c5cb88cead19a2d75b42f00a959c/openai_harmony-0.0.8-cp38-abi3-manylinux_2_17_aarch64.manylinux2014_aarch64.whl"},
+    {"index": "https://pypi.org/simple", "name": "opencv_python_headless-5.1.0.95-cp37-abi3-manylinux_2_28_aarch64.whl", "project": "opencv-python-headless", "sha256": "11d9753e15b8b3c56e6aa765139f722ca19ff26016d43bc81035f5d122731a81", "url": "https://files.pythonhosted.org/packages/26/db/73313673e5c07eb4023c929022e6ef5f7cfd7885f7ea14019b1e1f74540a/opencv_python_headless-5.1.0.95-cp37-abi3-manylinux_2_28_aarch64.whl"},
     {"index": "https://pypi.org/simple", "name": "opentelemetry_api-1.45.2-py3-none-any.whl", "project": "opentelemetry-api", "sha256": "2cbd737377e710ee740d261c94e93fa0f08e6d037c18f17513cc0a2d94479a34", "url": "https://files.pythonhosted.org/packages/a9/2d/610db864d7513158cebb8f36cc88e67e73bd6c7aa1905ef18d89e1281c81/opentelemetry_api-1.45.2-py3-none-any.whl"},
     {"index": "https://pypi.org/simple", "name": "opentelemetry_exporter_http_transport-0.66b2-py3-none-any.whl", "project": "opentelemetry-exporter-http-transport", "sha256": "fd5f5b490c099acda1cd7b909d5e8981436bf18cc8c6098d302d114c271720e9", "url": "https://files.pythonhosted.org/packages/a1/b2/c622a101f31c0e6670b82f4264c4e77c161bce415bc6fc158fda0b82e218/opentelemetry_exporter_http_transport-0.66b2-py3-none-any.whl"},
     {"index": "https://pypi.org/simple", "name": "opentelemetry_exporter_otlp-1.45.2-py3-none-any.whl", "project": "opentelemetry-exporter-otlp", "sha256": "52c8b9f268289c92c08b3a97f48c63d6e5c037f25ca1f6f29ef162fb78974afc", "url": "https://files.pythonhosted.org/packages/19/27/fcc3b725ddbfa274fbf6098c9583032557671d35aa8d5e08d7e7277fb126/opentelemetry_exporter_otlp-1.45.2-py3-none-any.whl"},
@@ -591,6 +479,7 @@ args=(--repo "$root" --venv "$venv" --cache "$cache")
     {"index": "https://pypi.org/simple", "name": "opentelemetry_semantic_conventions-0.66b2-py3-none-any.whl", "project": "opentelemetry-semantic-conventions", "sha256": "4cbe61e5f9275d57ab31708446e7938ef4291ebbe6a7fca6f7a629c5acae87d8", "url": "https://files.pythonhosted.org/packages/67/bd/6bf33ed31521c565931c037e9e81bac47c1acb000e850c6e24220e2a0c00/opentelemetry_semantic_conventions-0.66b2-py3-none-any.whl"},
     {"index": "https://pypi.org/simple", "name": "opentelemetry_semantic_conventions_ai-0.5.1-py3-none-any.whl", "project": "opentelemetry-semantic-conventions-ai", "sha256": "25aeb22bd261543b4898a73824026d96770e5351209c7d07a0b1314762b1f6e4", "url": "https://files.pythonhosted.org/packages/55/22/41fb05f1dc5fda2c468e05a41814c20859016c85117b66c8a257cae814f6/opentelemetry_semantic_conventions_ai-0.5.1-py3-none-any.whl"},
     {"index": "https://pypi.org/simple", "name": "outlines_core-0.2.14-cp312-cp312-manylinux_2_28_aarch64.whl", "project": "outlines-core", "sha256": "1de34681c7e0e7e1551fc9036e4fa3c57986336c905a10536591ceb6d869c258", "url": "https://files.pythonhosted.org/packages/b2/a7/a77f746272504bac3f628047d56ea1731b61549a3e1d9bbfd226f2968246/outlines_core-0.2.14-cp312-cp312-manylinux_2_28_aarch64.whl"},
+    {"index": "https://pypi.org/simple", "name": "pandas-2.3.3-cp312-cp312-manylinux_2_24_aarch64.manylinux_2_28_aarch64.whl", "project": "pandas", "sha256": "ecaf1e12bdc03c86ad4a7ea848d66c685cb6851d807a26aa245ca3d2017a1908", "url": "https://files.pythonhosted.org/packages/57/56/cf2dbe1a3f5271370669475ead12ce77c61726ffd19a35546e31aa8edf4e/pandas-2.3.3-cp312-cp312-manylinux_2_24_aarch64.manylinux_2_28_aarch64.whl"},
     {"index": "https://pypi.org/simple", "name": "pandas_stubs-3.1.0.261029-py3-none-any.whl", "project": "pandas-stubs", "sha256": "70f631f2d0781c4500b1cd5f84cab7d7279a3d114674d69655536a4a99a3a67f", "url": "https://files.pythonhosted.org/packages/c0/2c/ecbc04b2a8d05d737351a54398f843223cb66edf42ec5c0fcc6198f17d3a/pandas_stubs-3.1.0.261029-py3-none-any.whl"},
     {"index": "https://pypi.org/simple", "name": "partial_json_parser-0.2.1.1.post7-py3-none-any.whl", "project": "partial-json-parser", "sha256": "145119e5eabcf80cbb13844a6b50a85c68bf99d376f8ed771e2a3c3b03e653ae", "url": "https://files.pythonhosted.org/packages/42/32/658973117bf0fd82a24abbfb94fe73a5e86216e49342985e10acce54775a/partial_json_parser-0.2.1.1.post7-py3-none-any.whl"},
     {"index": "https://pypi.org/simple", "name": "pip-26.3-py3-none-any.whl", "project": "pip", "sha256": "f3b60b20ffaadd4415ed7957212a38ac63fa4c5fa375bd0f4a797777940fad13", "url": "https://files.pythonhosted.org/packages/07/25/ee8c38ae72d66b844ce8eb9711ba905dba21ca1a8a0c960057c41cd23337/pip-26.3-py3-none-any.whl"},
@@ -604,6 +493,7 @@ args=(--repo "$root" --venv "$venv" --cache "$cache")
     {"index": "https://pypi.org/simple", "name": "py_cpuinfo-9.0.0-py3-none-any.whl", "project": "py-cpuinfo", "sha256": "859625bc251f64e21f077d099d4162689c762b5d6a4c3c97553d56241c9674d5", "url": "https://files.pythonhosted.org/packages/e0/a9/023730ba63db1e494a271cb018dcd361bd2c917ba7004c3e49d5daf795a2/py_cpuinfo-9.0.0-py3-none-any.whl"},
     {"index": "https://pypi.org/simple", "name": "pybase64-1.5.1-cp312-cp312-manylinux2014_aarch64.manylinux_2_17_aarch64.whl", "project": "pybase64", "sha256": "caf5813e166a363fb971f0a3027a8a866135594115fbcbcdf2a2b7a4217a7338", "url": "https://files.pythonhosted.org/packages/76/f3/0b0a02947643ce2aa812103f2d8537f1c88c2769ca52fd349d9c41780ef1/pybase64-1.5.1-cp312-cp312-manylinux2014_aarch64.manylinux_2_17_aarch64.whl"},
     {"index": "https://pypi.org/simple", "name": "pybind11-3.1.0-py3-none-any.whl", "project": "pybind11", "sha256": "b8488090f8acffbcb6b5d6a85571a6827a0a2981ffb75e5a0b27b87c4a6b7dd0", "url": "https://files.pythonhosted.org/packages/33/fd/8762f7ee3e4e4be6d1d846cffb4916dd9bb02b2f800d3603718a0efe494c/pybind11-3.1.0-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "pycountry-26.2.16-py3-none-any.whl", "project": "pycountry", "sha256": "115c4baf7cceaa30f59a4694d79483c9167dbce7a9de4d3d571c5f3ea77c305a", "url": "https://files.pythonhosted.org/packages/9c/42/7703bd45b62fecd44cd7d3495423097e2f7d28bc2e99e7c1af68892ab157/pycountry-26.2.16-py3-none-any.whl"},
     {"index": "https://pypi.org/simple", "name": "pycparser-3.12-py3-none-any.whl", "project": "pycparser", "sha256": "a076f3f489b39b43ed13563a1dafe42447445bec2e294154ec5c57fcdda4c85e", "url": "https://files.pythonhosted.org/packages/b6/ae/315bbeee126a769cbde43cf4908acb4b40408d8bf8bbf334dd7368d8dadf/pycparser-3.12-py3-none-any.whl"},
     {"index": "https://pypi.org/simple", "name": "pydantic-2.14.4-py3-none-any.whl", "project": "pydantic", "sha256": "653a2ad9f6d8858529c77c72717d0ea991d6c6837fe683246b2f4b2bbfc3fadc", "url": "https://files.pythonhosted.org/packages/8a/8c/824a686c4ba815ddb0722f9e66272088bccd4e1ae1d2f7015375e4a4fc7f/pydantic-2.14.4-py3-none-any.whl"},
     {"index": "https://pypi.org/simple", "name": "pydantic_core-2.50.5-cp312-cp312-manylinux2014_aarch64.manylinux_2_17_aarch64.whl", "project": "pydantic-core", "sha256": "07a62d44515d674d750cfd86b7ce1dd93111be870f378d7c27b37aeb78d0cb4a", "url": "https://files.pythonhosted.org/packages/5d/55/02aacb1a5294a227e44dfba6ae921d1ffe3fd296fad6caceef3ec685d10f/pydantic_core-2.50.5-cp312-cp312-manylinux2014_aarch64.manylinux_2_17_aarch64.whl"},
@@ -628,6 +518,8 @@ args=(--repo "$root" --venv "$venv" --cache "$cache")
     {"index": "https://pypi.org/simple", "name": "rignore-0.8.1-cp312-cp312-manylinux_2_17_aarch64.manylinux2014_aarch64.whl", "project": "rignore", "sha256": "ac0a7cadcf6154dd60b2f101425644179b34c540a88b84089995c1745e8c623e", "url": "https://files.pythonhosted.org/packages/14/df/201b3ec49a4714fcad4515a6e1f2d55d3c9e3d8b43a5eb9307a8dfbff506/rignore-0.8.1-cp312-cp312-manylinux_2_17_aarch64.manylinux2014_aarch64.whl"},
     {"index": "https://pypi.org/simple", "name": "rpds_py-2026.9.1-cp312-cp312-manylinux_2_17_aarch64.manylinux2014_aarch64.whl", "project": "rpds-py", "sha256": "2693b2728bbcc48d09a981a356954b0c47c53ff25b545856f28a889ea619f69a", "url": "https://files.pythonhosted.org/packages/42/ff/bf7d54f362748fd6a49277b9d6531c394074110fedf50ad791ec59133fbb/rpds_py-2026.9.1-cp312-cp312-manylinux_2_17_aarch64.manylinux2014_aarch64.whl"},
     {"index": "https://pypi.org/simple", "name": "safetensors-0.8.0-cp310-abi3-manylinux_2_17_aarch64.manylinux2014_aarch64.whl", "project": "safetensors", "sha256": "7a46e5ff292c356d6991e60942ba7f79817682d3a2cef0702136448cb9c4d235", "url": "https://files.pythonhosted.org/packages/09/7d/65a7de0af421317bb36a067241e4235fff194eed60b961ed6d3f59a3fc60/safetensors-0.8.0-cp310-abi3-manylinux_2_17_aarch64.manylinux2014_aarch64.whl"},
+    {"index": "https://pypi.org/simple", "name": "scikit_learn-1.9.1-cp312-cp312-manylinux_2_27_aarch64.manylinux_2_28_aarch64.whl", "project": "scikit-learn", "sha256": "e4c20a6c017d820faa7ac8c783e3d0c6a9a2e297bf9f55332ca17cdf7fd4d04d", "url": "https://files.pythonhosted.org/packages/78/2b/5721a174406bfba49bce20ae997b3b64cf355c3f623a2638284ab6a82156/scikit_learn-1.9.1-cp312-cp312-manylinux_2_27_aarch64.manylinux_2_28_aarch64.whl"},
+    {"index": "https://pypi.org/simple", "name": "scipy-1.16.3-cp312-cp312-manylinux2014_aarch64.manylinux_2_17_aarch64.whl", "project": "scipy", "sha256": "0553371015692a898e1aa858fed67a3576c34edefa6b7ebdb4e9dde49ce5c203", "url": "https://files.pythonhosted.org/packages/fa/46/d1146ff536d034d02f83c8afc3c4bab2eddb634624d6529a8512f3afc9da/scipy-1.16.3-cp312-cp312-manylinux2014_aarch64.manylinux_2_17_aarch64.whl"},
     {"index": "https://pypi.org/simple", "name": "sentencepiece-0.2.3-cp312-cp312-manylinux_2_27_aarch64.manylinux_2_28_aarch64.whl", "project": "sentencepiece", "sha256": "a6b735a8027b998c163e540fdde66ac0bb95fc471f6f4165c8df35fb45385116", "url": "https://files.pythonhosted.org/packages/31/26/fb6572cc96090953051089f8e4260a455b6b0c7378bb06fb87725224ce61/sentencepiece-0.2.3-cp312-cp312-manylinux_2_27_aarch64.manylinux_2_28_aarch64.whl"},
     {"index": "https://pypi.org/simple", "name": "sentry_sdk-2.75.0-py3-none-any.whl", "project": "sentry-sdk", "sha256": "9a10e97de2cbd42ad7e4a6e02a0d5af19de9811eb02445077d41ba14c08e170c", "url": "https://files.pythonhosted.org/packages/ec/ee/fbfe67386d64a7218013c8346b88b89d72f279b4ddb434ed5e94bea3d389/sentry_sdk-2.75.0-py3-none-any.whl"},
     {"index": "https://pypi.org/simple", "name": "setproctitle-1.3.8-cp312-cp312-manylinux2014_aarch64.manylinux_2_17_aarch64.manylinux_2_28_aarch64.whl", "project": "setproctitle", "sha256": "f61345393548bc72844d837d62fcf63444b0f5dac418544beb6d4f628a1c5df3", "url": "https://files.pythonhosted.org/packages/5f/07/1476dafdbf5d124a05ae4856272908c0796fa65844376a32bb066f04afda/setproctitle-1.3.8-cp312-cp312-manylinux2014_aarch64.manylinux_2_17_aarch64.manylinux_2_28_aarch64.whl"},
@@ -657,40 +549,16 @@ args=(--repo "$root" --venv "$venv" --cache "$cache")
     {"index": "https://pypi.org/simple", "name": "yarl-1.25.1-cp312-cp312-manylinux2014_aarch64.manylinux_2_17_aarch64.manylinux_2_28_aarch64.whl", "project": "yarl", "sha256": "4d781294bb815ecb5ea57ff6bbf8038e0a31a95fdf3e1788f66e0dc100d64b58", "url": "https://files.pythonhosted.org/packages/1e/b3/058dbfb1857b484c9cf9cc135659f50b85ce66e03c99e44dc2f7b6161f55/yarl-1.25.1-cp312-cp312-manylinux2014_aarch64.manylinux_2_17_aarch64.manylinux_2_28_aarch64.whl"}
    ],
    "sources": {"apt_build": [], "compile": true, "items": [], "soc_version": "ascend910b1"}},
-  {"slug": "3-frameworks/pins-vllm",
+  {"slug": "3-frameworks/pins",
    "requirements": [
-   ],
-   "files": [
-   ],
-   "sources": {"apt_build": [], "compile": true, "items": [{"component": "vllm", "dist": "vllm", "env": {"VLLM_TARGET_DEVICE": "empty"}, "fetch": {"file": "vllm-0.23.0.tar.gz", "sha256": "760269db3d9611e12e524681df1bca0977d5d2f5fcb4481cc34d33efc4ae7ff5", "url": "https://files.pythonhosted.org/packages/68/c6/c4dc766b09e93de278693502612de0beba822983d4f609830406ead65cc9/vllm-0.23.0.tar.gz"}, "file": "vllm-0.23.0.tar.gz", "kind": "sdist", "sha256": "760269db3d9611e12e524681df1bca0977d5d2f5fcb4481cc34d33efc4ae7ff5", "soc_env": ""}], "soc_version": "ascend910b1"}},
-  {"slug": "3-frameworks/pins-vllm-ascend",
-   "requirements": [
+    "mooncake-transfer-engine-npu==0.3.11.post1 --hash=sha256:95c8a162bb0a9e75e1f810acfa388da131a4f3fbed3a433a974c752e2e5f71a1",
     "vllm-ascend==0.23.0 --hash=sha256:c04edb67ed898d914d64ba1e889b8567e8291316536f2e6bf23a17d27ad569b6"
    ],
    "files": [
+    {"index": "https://pypi.org/simple", "name": "mooncake_transfer_engine_npu-0.3.11.post1-cp312-cp312-manylinux_2_35_aarch64.whl", "project": "mooncake-transfer-engine-npu", "sha256": "95c8a162bb0a9e75e1f810acfa388da131a4f3fbed3a433a974c752e2e5f71a1", "url": "https://files.pythonhosted.org/packages/e1/7c/5dfcc62d60feb97f276d17c269d830e6bff1ee92cec67c7b35786199632f/mooncake_transfer_engine_npu-0.3.11.post1-cp312-cp312-manylinux_2_35_aarch64.whl"},
     {"index": "https://pypi.org/simple", "name": "vllm_ascend-0.23.0-cp312-cp312-manylinux_2_34_aarch64.whl", "project": "vllm-ascend", "sha256": "c04edb67ed898d914d64ba1e889b8567e8291316536f2e6bf23a17d27ad569b6", "url": "https://files.pythonhosted.org/packages/ff/1a/b9eab4f48d73b4826383c44eeec5520f8b6553b79b0befe85839ed247bf0/vllm_ascend-0.23.0-cp312-cp312-manylinux_2_34_aarch64.whl"}
    ],
-   "sources": {"apt_build": [], "compile": false, "items": [], "soc_version": "ascend910b1"}},
-  {"slug": "3-frameworks/pins-megatron-lm",
-   "requirements": [
-   ],
-   "files": [
-   ],
-   "sources": {"apt_build": [], "compile": true, "items": [{"component": "megatron-lm", "dist": "megatron-core", "env": {}, "fetch": {"branch": "core_r0.16.0", "commit": "ddc0d6774783b032ddceacc5714e653651daecb9", "git": "https://github.com/NVIDIA/Megatron-LM.git"}, "kind": "git", "soc_env": ""}], "soc_version": "ascend910b1"}},
-  {"slug": "3-frameworks/pins-mindspeed",
-   "requirements": [
-   ],
-   "files": [
-   ],
-   "sources": {"apt_build": [], "compile": true, "items": [{"component": "mindspeed", "dist": "mindspeed", "env": {}, "fetch": {"branch": "core_r0.16.0", "commit": "e4772499f7eb9fa9a68919dd1eaddef00e915b2d", "git": "https://github.com/Ascend/MindSpeed.git"}, "kind": "git", "soc_env": ""}], "soc_version": "ascend910b1"}},
-  {"slug": "3-frameworks/pins-mooncake-npu",
-   "requirements": [
-    "mooncake-transfer-engine-npu==0.3.11.post1 --hash=sha256:95c8a162bb0a9e75e1f810acfa388da131a4f3fbed3a433a974c752e2e5f71a1"
-   ],
-   "files": [
-    {"index": "https://pypi.org/simple", "name": "mooncake_transfer_engine_npu-0.3.11.post1-cp312-cp312-manylinux_2_35_aarch64.whl", "project": "mooncake-transfer-engine-npu", "sha256": "95c8a162bb0a9e75e1f810acfa388da131a4f3fbed3a433a974c752e2e5f71a1", "url": "https://files.pythonhosted.org/packages/e1/7c/5dfcc62d60feb97f276d17c269d830e6bff1ee92cec67c7b35786199632f/mooncake_transfer_engine_npu-0.3.11.post1-cp312-cp312-manylinux_2_35_aarch64.whl"}
-   ],
-   "sources": {"apt_build": [], "compile": false, "items": [], "soc_version": "ascend910b1"}},
+   "sources": {"apt_build": [], "compile": true, "items": [{"component": "vllm", "dist": "vllm", "env": {"VLLM_TARGET_DEVICE": "empty"}, "fetch": {"file": "vllm-0.23.0.tar.gz", "sha256": "760269db3d9611e12e524681df1bca0977d5d2f5fcb4481cc34d33efc4ae7ff5", "url": "https://files.pythonhosted.org/packages/68/c6/c4dc766b09e93de278693502612de0beba822983d4f609830406ead65cc9/vllm-0.23.0.tar.gz"}, "file": "vllm-0.23.0.tar.gz", "kind": "sdist", "sha256": "760269db3d9611e12e524681df1bca0977d5d2f5fcb4481cc34d33efc4ae7ff5", "soc_env": ""}, {"component": "megatron-lm", "dist": "megatron-core", "env": {}, "fetch": {"branch": "core_r0.16.0", "commit": "ddc0d6774783b032ddceacc5714e653651daecb9", "git": "https://github.com/NVIDIA/Megatron-LM.git"}, "kind": "git", "soc_env": ""}, {"component": "mindspeed", "dist": "mindspeed", "env": {}, "fetch": {"branch": "core_r0.16.0", "commit": "e4772499f7eb9fa9a68919dd1eaddef00e915b2d", "git": "https://github.com/Ascend/MindSpeed.git"}, "kind": "git", "soc_env": ""}], "soc_version": "ascend910b1"}},
   {"slug": "4-app/deps-av",
    "requirements": [
     "av==19.0.2 --hash=sha256:04c8e412642c652cb2b1997a9cb2114546ee7d894600c631f4be8ceb26a0d0d2"

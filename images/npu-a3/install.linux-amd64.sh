@@ -137,16 +137,9 @@ args=(--repo "$root" --venv "$venv" --cache "$cache")
  "patches": [{"diff": "mbridge-dequant-device.diff", "file": "mbridge/models/ext/deepseek_v3/dequant_fp8_safetensor_io.py", "name": "mbridge-dequant-device", "package": "mbridge", "sha256": "485085d84c9f7dfc49641f70393e008d210da92e4ed6eefa0dd83b4b3c90679e"}],
  "pins": {"base": {"image": "quay.io/ascend/cann", "name": "cann-9.1.0-a3", "source": "image", "tag": "9.1.0-a3-ubuntu22.04-py3.12"}, "cann_version": "9.1.0", "constraints": [{"dist": "numpy", "name": "numpy-npu", "source": "pypi", "version": "1.26.0"}, {"dist": "pandas", "name": "pandas-npu", "source": "pypi", "version": "2.3.3"}, {"dist": "scipy", "name": "scipy-npu", "source": "pypi", "version": "1.16.3"}, {"dist": "arctic-inference", "name": "arctic-inference", "source": "pypi", "version": "0.1.1"}, {"dist": "memfabric-hybrid", "name": "memfabric-hybrid", "source": "pypi", "version": "1.2.0"}, {"dist": "memcache-hybrid", "name": "memcache-hybrid", "source": "pypi", "version": "1.2.0"}, {"dist": "xgrammar", "name": "xgrammar", "source": "pypi", "version": "0.2.9"}], "device": "npu", "env": {"VERL_USE_EXTERNAL_MODULES": "mindspeed.megatron_adaptor"}, "image": "npu-a3", "mounted_libraries": ["libascend_hal.so", "libdrvdsmi_host.so", "libdcmi.so"], "patches": [{"diff": "mbridge-dequant-device.diff", "file": "mbridge/models/ext/deepseek_v3/dequant_fp8_safetensor_io.py", "name": "mbridge-dequant-device", "package": "mbridge", "sha256": "485085d84c9f7dfc49641f70393e008d210da92e4ed6eefa0dd83b4b3c90679e"}], "platforms": ["linux/arm64", "linux/amd64"], "python": "3.12", "repository": "verl-ascend", "soc_version": "ascend910_9392", "stack": {"addons": [{"dist": "flash-linear-attention", "name": "flash-linear-attention", "source": "pypi", "version": "0.5.0"}, {"dist": "viztracer", "name": "viztracer", "source": "pypi", "version": "1.1.1"}], "bridge": [{"dist": "mbridge", "name": "mbridge", "source": "pypi", "version": "0.15.1"}], "megatron": [{"branch": "core_r0.16.0", "commit": "ddc0d6774783b032ddceacc5714e653651daecb9", "dist": "megatron-core", "name": "megatron-lm", "repo": "https://github.com/NVIDIA/Megatron-LM.git", "source": "git"}], "mindspeed": [{"branch": "core_r0.16.0", "commit": "e4772499f7eb9fa9a68919dd1eaddef00e915b2d", "dist": "mindspeed", "name": "mindspeed", "repo": "https://github.com/Ascend/MindSpeed.git", "source": "git"}], "mooncake": [{"dist": "mooncake-transfer-engine-npu", "name": "mooncake-npu", "source": "pypi", "version": "0.3.11.post1"}], "tools": [{"dist": "setuptools", "name": "setuptools", "source": "pypi", "version": "80.10.2"}], "torch": [{"dist": "torch", "name": "torch", "source": "pypi", "version": "2.10.0"}], "torch_npu": [{"dist": "torch-npu", "name": "torch_npu", "source": "pypi", "version": "2.10.0.post4"}], "torchaudio": [{"dist": "torchaudio", "name": "torchaudio", "source": "pypi", "version": "2.10.0"}], "torchvision": [{"dist": "torchvision", "name": "torchvision", "source": "pypi", "version": "0.25.0"}], "transformers": [{"dist": "transformers", "name": "transformers", "source": "pypi", "version": "5.10.4"}], "triton_ascend": [{"dist": "triton-ascend", "name": "triton-ascend", "source": "pypi", "version": "3.2.2"}], "verl": [{"dist": "verl", "name": "verl-npu", "source": "pypi", "version": "0.9.1"}], "vllm": [{"dist": "vllm", "name": "vllm", "sha256": "760269db3d9611e12e524681df1bca0977d5d2f5fcb4481cc34d33efc4ae7ff5", "source": "url", "url": "https://files.pythonhosted.org/packages/68/c6/c4dc766b09e93de278693502612de0beba822983d4f609830406ead65cc9/vllm-0.23.0.tar.gz", "version": "0.23.0"}], "vllm_ascend": [{"dist": "vllm-ascend", "name": "vllm-ascend", "source": "pypi", "version": "0.23.0"}]}, "tag": "cann9.1.0-a3-py3.12-torch2.10.0", "wins_over": ["numpy", "transformers"], "without": ["nvidia-modelopt", "triton"]},
  "parts": [
-  {"slug": "1-tools/deps-cmake",
-   "requirements": [
-    "cmake==4.4.5 --hash=sha256:85625a9b6d5e88ff99c7eb79123d85570844e77ac076366cf75c609cc0b1b579"
-   ],
-   "files": [
-    {"index": "https://pypi.org/simple", "name": "cmake-4.4.5-py3-none-manylinux2014_x86_64.manylinux_2_17_x86_64.whl", "project": "cmake", "sha256": "85625a9b6d5e88ff99c7eb79123d85570844e77ac076366cf75c609cc0b1b579", "url": "https://files.pythonhosted.org/packages/61/e3/0d24bb452ebc819ab03bbc01b1f4d92863e5c106a93755a4eb38761495da/cmake-4.4.5-py3-none-manylinux2014_x86_64.manylinux_2_17_x86_64.whl"}
-   ],
-   "sources": {"apt_build": [], "compile": false, "items": [], "soc_version": "ascend910_9392"}},
   {"slug": "1-tools/deps",
    "requirements": [
+    "cmake==4.4.5 --hash=sha256:85625a9b6d5e88ff99c7eb79123d85570844e77ac076366cf75c609cc0b1b579",
     "nanobind==2.9.2 --hash=sha256:c37957ffd5eac7eda349cff3622ecd32e5ee1244ecc912c99b5bc8188bafd16e",
     "ninja==1.13.2 --hash=sha256:65a24341b5ac09fcadcc37082660be40a94174e51a937fabf6e2cae26225fa2c",
     "packaging==25.0 --hash=sha256:29572ef2b1f17581046b3a2227d5c611fb25ec70ca1ba8554b24b0e69331a484",
@@ -157,6 +150,7 @@ args=(--repo "$root" --venv "$venv" --cache "$cache")
     "wheel==0.48.0 --hash=sha256:3217dcc807155e45db462d7ef2431f5ddda0d7273b700d05a67b271ceb1287ab"
    ],
    "files": [
+    {"index": "https://pypi.org/simple", "name": "cmake-4.4.5-py3-none-manylinux2014_x86_64.manylinux_2_17_x86_64.whl", "project": "cmake", "sha256": "85625a9b6d5e88ff99c7eb79123d85570844e77ac076366cf75c609cc0b1b579", "url": "https://files.pythonhosted.org/packages/61/e3/0d24bb452ebc819ab03bbc01b1f4d92863e5c106a93755a4eb38761495da/cmake-4.4.5-py3-none-manylinux2014_x86_64.manylinux_2_17_x86_64.whl"},
     {"index": "https://pypi.org/simple", "name": "nanobind-2.9.2-py3-none-any.whl", "project": "nanobind", "sha256": "c37957ffd5eac7eda349cff3622ecd32e5ee1244ecc912c99b5bc8188bafd16e", "url": "https://files.pythonhosted.org/packages/05/20/f8944f162df48a20f8f533f4e4faed63891aa368ceca8cc8b32d4c785ed4/nanobind-2.9.2-py3-none-any.whl"},
     {"index": "https://pypi.org/simple", "name": "ninja-1.13.2-py3-none-manylinux2014_x86_64.manylinux_2_17_x86_64.whl", "project": "ninja", "sha256": "65a24341b5ac09fcadcc37082660be40a94174e51a937fabf6e2cae26225fa2c", "url": "https://files.pythonhosted.org/packages/6e/53/ebfed7b689c338dd8ebeec9c0730c8d56821292f14e2536e5f3ef1a05744/ninja-1.13.2-py3-none-manylinux2014_x86_64.manylinux_2_17_x86_64.whl"},
     {"index": "https://pypi.org/simple", "name": "packaging-25.0-py3-none-any.whl", "project": "packaging", "sha256": "29572ef2b1f17581046b3a2227d5c611fb25ec70ca1ba8554b24b0e69331a484", "url": "https://files.pythonhosted.org/packages/20/12/38679034af332785aac8774540895e234f4d07f7545804097de4b666afd8/packaging-25.0-py3-none-any.whl"},
@@ -167,36 +161,12 @@ args=(--repo "$root" --venv "$venv" --cache "$cache")
     {"index": "https://pypi.org/simple", "name": "wheel-0.48.0-py3-none-any.whl", "project": "wheel", "sha256": "3217dcc807155e45db462d7ef2431f5ddda0d7273b700d05a67b271ceb1287ab", "url": "https://files.pythonhosted.org/packages/2e/29/69cfbb602cd91690c55d38ba9fe53e6a7e76a6fa647bf38f19c138d25449/wheel-0.48.0-py3-none-any.whl"}
    ],
    "sources": {"apt_build": [], "compile": false, "items": [], "soc_version": "ascend910_9392"}},
-  {"slug": "1-tools/pins-setuptools",
+  {"slug": "1-tools/pins",
    "requirements": [
     "setuptools==80.10.2 --hash=sha256:95b30ddfb717250edb492926c92b5221f7ef3fbcc2b07579bcd4a27da21d0173"
    ],
    "files": [
     {"index": "https://pypi.org/simple", "name": "setuptools-80.10.2-py3-none-any.whl", "project": "setuptools", "sha256": "95b30ddfb717250edb492926c92b5221f7ef3fbcc2b07579bcd4a27da21d0173", "url": "https://files.pythonhosted.org/packages/94/b8/f1f62a5e3c0ad2ff1d189590bfa4c46b4f3b6e49cef6f26c6ee4e575394d/setuptools-80.10.2-py3-none-any.whl"}
-   ],
-   "sources": {"apt_build": [], "compile": false, "items": [], "soc_version": "ascend910_9392"}},
-  {"slug": "2-torch/deps-numpy",
-   "requirements": [
-    "numpy==1.26.0 --hash=sha256:7f6bad22a791226d0a5c7c27a80a20e11cfe09ad5ef9084d4d3fc4a299cca505"
-   ],
-   "files": [
-    {"index": "https://pypi.org/simple", "name": "numpy-1.26.0-cp312-cp312-manylinux_2_17_x86_64.manylinux2014_x86_64.whl", "project": "numpy", "sha256": "7f6bad22a791226d0a5c7c27a80a20e11cfe09ad5ef9084d4d3fc4a299cca505", "url": "https://files.pythonhosted.org/packages/e3/e2/4ecfbc4a2e3f9d227b008c92a5d1f0370190a639b24fec3b226841eaaf19/numpy-1.26.0-cp312-cp312-manylinux_2_17_x86_64.manylinux2014_x86_64.whl"}
-   ],
-   "sources": {"apt_build": [], "compile": false, "items": [], "soc_version": "ascend910_9392"}},
-  {"slug": "2-torch/deps-pillow",
-   "requirements": [
-    "pillow==13.0.0 --hash=sha256:42d63be3af4f9b951b199b0a9d23365d37ab14687e6d77b74940432c8515c4ca"
-   ],
-   "files": [
-    {"index": "https://pypi.org/simple", "name": "pillow-13.0.0-cp312-cp312-manylinux_2_27_x86_64.manylinux_2_28_x86_64.whl", "project": "pillow", "sha256": "42d63be3af4f9b951b199b0a9d23365d37ab14687e6d77b74940432c8515c4ca", "url": "https://files.pythonhosted.org/packages/e6/99/fdf65cc539e266ab93546c261bdf98411fe165c6e4e13f9dbf597097192b/pillow-13.0.0-cp312-cp312-manylinux_2_27_x86_64.manylinux_2_28_x86_64.whl"}
-   ],
-   "sources": {"apt_build": [], "compile": false, "items": [], "soc_version": "ascend910_9392"}},
-  {"slug": "2-torch/deps-sympy",
-   "requirements": [
-    "sympy==1.14.0 --hash=sha256:e091cc3e99d2141a0ba2847328f5479b05d94a6635cb96148ccb3f34671bd8f5"
-   ],
-   "files": [
-    {"index": "https://pypi.org/simple", "name": "sympy-1.14.0-py3-none-any.whl", "project": "sympy", "sha256": "e091cc3e99d2141a0ba2847328f5479b05d94a6635cb96148ccb3f34671bd8f5", "url": "https://files.pythonhosted.org/packages/a2/09/77d55d46fd61b4a135c444fc97158ef34a095e5681d0a6c10b75bf356191/sympy-1.14.0-py3-none-any.whl"}
    ],
    "sources": {"apt_build": [], "compile": false, "items": [], "soc_version": "ascend910_9392"}},
   {"slug": "2-torch/deps",
@@ -207,6 +177,9 @@ args=(--repo "$root" --venv "$venv" --cache "$cache")
     "markupsafe==3.0.4 --hash=sha256:8e124f974786f831d6043728e38296969d3579db8896fe004682f5758e613581",
     "mpmath==1.3.0 --hash=sha256:a0b2b9fe80bbcd81a6647ff13108738cfb482d481d826cc0e02f5b35e5c88d2c",
     "networkx==3.7 --hash=sha256:e3fd2c13a7814cee3746340d8d7f8598a67f16a58bf47fb7f8793fab6efca1b0",
+    "numpy==1.26.0 --hash=sha256:7f6bad22a791226d0a5c7c27a80a20e11cfe09ad5ef9084d4d3fc4a299cca505",
+    "pillow==13.0.0 --hash=sha256:42d63be3af4f9b951b199b0a9d23365d37ab14687e6d77b74940432c8515c4ca",
+    "sympy==1.14.0 --hash=sha256:e091cc3e99d2141a0ba2847328f5479b05d94a6635cb96148ccb3f34671bd8f5",
     "typing-extensions==4.16.0 --hash=sha256:481caa481374e813c1b176ada14e97f1f67a4539ce9cfeb3f350d78d6370c2e8"
    ],
    "files": [
@@ -216,121 +189,20 @@ args=(--repo "$root" --venv "$venv" --cache "$cache")
     {"index": "https://pypi.org/simple", "name": "markupsafe-3.0.4-cp312-cp312-manylinux2014_x86_64.manylinux_2_17_x86_64.manylinux_2_28_x86_64.whl", "project": "markupsafe", "sha256": "8e124f974786f831d6043728e38296969d3579db8896fe004682f5758e613581", "url": "https://files.pythonhosted.org/packages/4f/a7/aeedb5140afa41fc74c225e9184ab96723a6e873b6ee1c9fede7283456d8/markupsafe-3.0.4-cp312-cp312-manylinux2014_x86_64.manylinux_2_17_x86_64.manylinux_2_28_x86_64.whl"},
     {"index": "https://pypi.org/simple", "name": "mpmath-1.3.0-py3-none-any.whl", "project": "mpmath", "sha256": "a0b2b9fe80bbcd81a6647ff13108738cfb482d481d826cc0e02f5b35e5c88d2c", "url": "https://files.pythonhosted.org/packages/43/e3/7d92a15f894aa0c9c4b49b8ee9ac9850d6e63b03c9c32c0367a13ae62209/mpmath-1.3.0-py3-none-any.whl"},
     {"index": "https://pypi.org/simple", "name": "networkx-3.7-py3-none-any.whl", "project": "networkx", "sha256": "e3fd2c13a7814cee3746340d8d7f8598a67f16a58bf47fb7f8793fab6efca1b0", "url": "https://files.pythonhosted.org/packages/7e/cd/fe58041e9011f307c490e3e17dd48cc516448f7c698a3f2d9d9d65d7e6a8/networkx-3.7-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "numpy-1.26.0-cp312-cp312-manylinux_2_17_x86_64.manylinux2014_x86_64.whl", "project": "numpy", "sha256": "7f6bad22a791226d0a5c7c27a80a20e11cfe09ad5ef9084d4d3fc4a299cca505", "url": "https://files.pythonhosted.org/packages/e3/e2/4ecfbc4a2e3f9d227b008c92a5d1f0370190a639b24fec3b226841eaaf19/numpy-1.26.0-cp312-cp312-manylinux_2_17_x86_64.manylinux2014_x86_64.whl"},
+    {"index": "https://pypi.org/simple", "name": "pillow-13.0.0-cp312-cp312-manylinux_2_27_x86_64.manylinux_2_28_x86_64.whl", "project": "pillow", "sha256": "42d63be3af4f9b951b199b0a9d23365d37ab14687e6d77b74940432c8515c4ca", "url": "https://files.pythonhosted.org/packages/e6/99/fdf65cc539e266ab93546c261bdf98411fe165c6e4e13f9dbf597097192b/pillow-13.0.0-cp312-cp312-manylinux_2_27_x86_64.manylinux_2_28_x86_64.whl"},
+    {"index": "https://pypi.org/simple", "name": "sympy-1.14.0-py3-none-any.whl", "project": "sympy", "sha256": "e091cc3e99d2141a0ba2847328f5479b05d94a6635cb96148ccb3f34671bd8f5", "url": "https://files.pythonhosted.org/packages/a2/09/77d55d46fd61b4a135c444fc97158ef34a095e5681d0a6c10b75bf356191/sympy-1.14.0-py3-none-any.whl"},
     {"index": "https://pypi.org/simple", "name": "typing_extensions-4.16.0-py3-none-any.whl", "project": "typing-extensions", "sha256": "481caa481374e813c1b176ada14e97f1f67a4539ce9cfeb3f350d78d6370c2e8", "url": "https://files.pythonhosted.org/packages/49/d3/b8441a820a491ddfc024b0b0cf0393375b75ea13866d9c66727e54c2fc80/typing_extensions-4.16.0-py3-none-any.whl"}
    ],
    "sources": {"apt_build": [], "compile": false, "items": [], "soc_version": "ascend910_9392"}},
-  {"slug": "2-torch/pins-torch",
-   "requirements": [
-   ],
-   "files": [
-   ],
-   "sources": {"apt_build": [], "compile": false, "items": [{"component": "torch", "dist": "torch", "env": {}, "fetch": {"dist": "torch", "file": "", "index": "https://download.pytorch.org/whl/cpu", "platform": "linux/amd64", "sha256": "", "version": "2.10.0+cpu"}, "file": "", "kind": "index", "sha256": "", "soc_env": "", "version": "2.10.0+cpu"}], "soc_version": "ascend910_9392"}},
-  {"slug": "2-torch/pins-torchvision",
-   "requirements": [
-   ],
-   "files": [
-   ],
-   "sources": {"apt_build": [], "compile": false, "items": [{"component": "torchvision", "dist": "torchvision", "env": {}, "fetch": {"dist": "torchvision", "file": "", "index": "https://download.pytorch.org/whl/cpu", "platform": "linux/amd64", "sha256": "", "version": "0.25.0+cpu"}, "file": "", "kind": "index", "sha256": "", "soc_env": "", "version": "0.25.0+cpu"}], "soc_version": "ascend910_9392"}},
-  {"slug": "2-torch/pins-torchaudio",
-   "requirements": [
-   ],
-   "files": [
-   ],
-   "sources": {"apt_build": [], "compile": false, "items": [{"component": "torchaudio", "dist": "torchaudio", "env": {}, "fetch": {"dist": "torchaudio", "file": "", "index": "https://download.pytorch.org/whl/cpu", "platform": "linux/amd64", "sha256": "", "version": "2.10.0+cpu"}, "file": "", "kind": "index", "sha256": "", "soc_env": "", "version": "2.10.0+cpu"}], "soc_version": "ascend910_9392"}},
-  {"slug": "2-torch/pins-torch_npu",
+  {"slug": "2-torch/pins",
    "requirements": [
     "torch-npu==2.10.0.post4 --hash=sha256:22bc28cff3f7cd1b8b299d53cebaf4095c1390c48c0f5239f9a30cf63937a35c"
    ],
    "files": [
     {"index": "https://pypi.org/simple", "name": "torch_npu-2.10.0.post4-cp312-cp312-manylinux_2_28_x86_64.whl", "project": "torch-npu", "sha256": "22bc28cff3f7cd1b8b299d53cebaf4095c1390c48c0f5239f9a30cf63937a35c", "url": "https://files.pythonhosted.org/packages/05/c5/0d60feb38ba60952d0c150db21baab1b518aabb0ef2c6a8377bfc0e241e8/torch_npu-2.10.0.post4-cp312-cp312-manylinux_2_28_x86_64.whl"}
    ],
-   "sources": {"apt_build": [], "compile": false, "items": [], "soc_version": "ascend910_9392"}},
-  {"slug": "2-torch/pins-triton-ascend",
-   "requirements": [
-   ],
-   "files": [
-   ],
-   "sources": {"apt_build": [], "compile": false, "items": [{"component": "triton-ascend", "dist": "triton-ascend", "env": {}, "fetch": {"dist": "triton-ascend", "file": "", "index": "https://mirrors.huaweicloud.com/ascend/repos/pypi", "platform": "linux/amd64", "sha256": "", "version": "3.2.2"}, "file": "", "kind": "index", "sha256": "", "soc_env": "", "version": "3.2.2"}], "soc_version": "ascend910_9392"}},
-  {"slug": "3-frameworks/deps-grpcio",
-   "requirements": [
-    "grpcio==1.85.3 --hash=sha256:8266434d54c3442ebdba71d97e6f688b73dd00194bda6e1e35e57272afbd2d73"
-   ],
-   "files": [
-    {"index": "https://pypi.org/simple", "name": "grpcio-1.85.3-cp312-cp312-manylinux2014_x86_64.manylinux_2_17_x86_64.whl", "project": "grpcio", "sha256": "8266434d54c3442ebdba71d97e6f688b73dd00194bda6e1e35e57272afbd2d73", "url": "https://files.pythonhosted.org/packages/68/4e/3748a2dc5be6c6d5099ec32f08123f67ddc13f9bcea2f3375abdddc1cb77/grpcio-1.85.3-cp312-cp312-manylinux2014_x86_64.manylinux_2_17_x86_64.whl"}
-   ],
-   "sources": {"apt_build": [], "compile": false, "items": [], "soc_version": "ascend910_9392"}},
-  {"slug": "3-frameworks/deps-llvmlite",
-   "requirements": [
-    "llvmlite==0.50.0 --hash=sha256:d501e5103076b9a14be885d2574dc2f6793171aa54a853d1244e011d476f1399"
-   ],
-   "files": [
-    {"index": "https://pypi.org/simple", "name": "llvmlite-0.50.0-cp312-cp312-manylinux_2_27_x86_64.manylinux_2_28_x86_64.whl", "project": "llvmlite", "sha256": "d501e5103076b9a14be885d2574dc2f6793171aa54a853d1244e011d476f1399", "url": "https://files.pythonhosted.org/packages/4c/72/22b6449e15bec4cc86c62b659e6c625ab777d01e87aaec717ecef440f87a/llvmlite-0.50.0-cp312-cp312-manylinux_2_27_x86_64.manylinux_2_28_x86_64.whl"}
-   ],
-   "sources": {"apt_build": [], "compile": false, "items": [], "soc_version": "ascend910_9392"}},
-  {"slug": "3-frameworks/deps-memcache-hybrid",
-   "requirements": [
-    "memcache-hybrid==1.2.0 --hash=sha256:ada27d3d50ee6e788d2f642dc3dbe31e571e8346f7286cdcf5e05f522e6960a4"
-   ],
-   "files": [
-    {"index": "https://pypi.org/simple", "name": "memcache_hybrid-1.2.0-cp312-cp312-manylinux_2_27_x86_64.manylinux_2_28_x86_64.whl", "project": "memcache-hybrid", "sha256": "ada27d3d50ee6e788d2f642dc3dbe31e571e8346f7286cdcf5e05f522e6960a4", "url": "https://files.pythonhosted.org/packages/de/33/fb5af44da501229ea4fc63626482ae27f1c746d64d902483f254dd1f4255/memcache_hybrid-1.2.0-cp312-cp312-manylinux_2_27_x86_64.manylinux_2_28_x86_64.whl"}
-   ],
-   "sources": {"apt_build": [], "compile": false, "items": [], "soc_version": "ascend910_9392"}},
-  {"slug": "3-frameworks/deps-memfabric-hybrid",
-   "requirements": [
-    "memfabric-hybrid==1.2.0 --hash=sha256:a698451a830049b516346b81bf5499401ab334047634e9f0fccd06220f89ba45"
-   ],
-   "files": [
-    {"index": "https://pypi.org/simple", "name": "memfabric_hybrid-1.2.0-cp312-cp312-manylinux_2_27_x86_64.manylinux_2_28_x86_64.whl", "project": "memfabric-hybrid", "sha256": "a698451a830049b516346b81bf5499401ab334047634e9f0fccd06220f89ba45", "url": "https://files.pythonhosted.org/packages/12/67/8fa10d6ba8102d6323381fcd7566328cd0bdf143e6a675283b64a5fbabca/memfabric_hybrid-1.2.0-cp312-cp312-manylinux_2_27_x86_64.manylinux_2_28_x86_64.whl"}
-   ],
-   "sources": {"apt_build": [], "compile": false, "items": [], "soc_version": "ascend910_9392"}},
-  {"slug": "3-frameworks/deps-mistral-common",
-   "requirements": [
-    "mistral-common==1.13.1 --hash=sha256:98b4d0755b8d90bf4691fa8f1b70cb3b4a8cd4dc1653c4ed08ef3d1c7d2c29af"
-   ],
-   "files": [
-    {"index": "https://pypi.org/simple", "name": "mistral_common-1.13.1-py3-none-any.whl", "project": "mistral-common", "sha256": "98b4d0755b8d90bf4691fa8f1b70cb3b4a8cd4dc1653c4ed08ef3d1c7d2c29af", "url": "https://files.pythonhosted.org/packages/e5/9c/58411e76b2bdd31a012a756dd0d13a624669cdd728e8966d709113d0d437/mistral_common-1.13.1-py3-none-any.whl"}
-   ],
-   "sources": {"apt_build": [], "compile": false, "items": [], "soc_version": "ascend910_9392"}},
-  {"slug": "3-frameworks/deps-opencv-python-headless",
-   "requirements": [
-    "opencv-python-headless==5.1.0.95 --hash=sha256:7d387d4a64abe0c737440d38b5a90822f9bbcc10c8ce06a35904d6ecf7a2fb30"
-   ],
-   "files": [
-    {"index": "https://pypi.org/simple", "name": "opencv_python_headless-5.1.0.95-cp37-abi3-manylinux_2_28_x86_64.whl", "project": "opencv-python-headless", "sha256": "7d387d4a64abe0c737440d38b5a90822f9bbcc10c8ce06a35904d6ecf7a2fb30", "url": "https://files.pythonhosted.org/packages/c2/be/cdf44e32b580af6c0e8f237665c538e6a5a37872f865e92e08fb854d5fd9/opencv_python_headless-5.1.0.95-cp37-abi3-manylinux_2_28_x86_64.whl"}
-   ],
-   "sources": {"apt_build": [], "compile": false, "items": [], "soc_version": "ascend910_9392"}},
-  {"slug": "3-frameworks/deps-pandas",
-   "requirements": [
-    "pandas==2.3.3 --hash=sha256:b3d11d2fda7eb164ef27ffc14b4fcab16a80e1ce67e9f57e19ec0afaf715ba89"
-   ],
-   "files": [
-    {"index": "https://pypi.org/simple", "name": "pandas-2.3.3-cp312-cp312-manylinux_2_24_x86_64.manylinux_2_28_x86_64.whl", "project": "pandas", "sha256": "b3d11d2fda7eb164ef27ffc14b4fcab16a80e1ce67e9f57e19ec0afaf715ba89", "url": "https://files.pythonhosted.org/packages/e5/63/cd7d615331b328e287d8233ba9fdf191a9c2d11b6af0c7a59cfcec23de68/pandas-2.3.3-cp312-cp312-manylinux_2_24_x86_64.manylinux_2_28_x86_64.whl"}
-   ],
-   "sources": {"apt_build": [], "compile": false, "items": [], "soc_version": "ascend910_9392"}},
-  {"slug": "3-frameworks/deps-pycountry",
-   "requirements": [
-    "pycountry==26.2.16 --hash=sha256:115c4baf7cceaa30f59a4694d79483c9167dbce7a9de4d3d571c5f3ea77c305a"
-   ],
-   "files": [
-    {"index": "https://pypi.org/simple", "name": "pycountry-26.2.16-py3-none-any.whl", "project": "pycountry", "sha256": "115c4baf7cceaa30f59a4694d79483c9167dbce7a9de4d3d571c5f3ea77c305a", "url": "https://files.pythonhosted.org/packages/9c/42/7703bd45b62fecd44cd7d3495423097e2f7d28bc2e99e7c1af68892ab157/pycountry-26.2.16-py3-none-any.whl"}
-   ],
-   "sources": {"apt_build": [], "compile": false, "items": [], "soc_version": "ascend910_9392"}},
-  {"slug": "3-frameworks/deps-scikit-learn",
-   "requirements": [
-    "scikit-learn==1.9.1 --hash=sha256:e5d7b18a5b9dca241a74695f3275fa4c895a9dadc72b3d8df5fa9d1083c9b83e"
-   ],
-   "files": [
-    {"index": "https://pypi.org/simple", "name": "scikit_learn-1.9.1-cp312-cp312-manylinux_2_27_x86_64.manylinux_2_28_x86_64.whl", "project": "scikit-learn", "sha256": "e5d7b18a5b9dca241a74695f3275fa4c895a9dadc72b3d8df5fa9d1083c9b83e", "url": "https://files.pythonhosted.org/packages/8e/57/a50162f3d29feb979ab6347c6debda506dfb525bcff3c50dd17606651c7e/scikit_learn-1.9.1-cp312-cp312-manylinux_2_27_x86_64.manylinux_2_28_x86_64.whl"}
-   ],
-   "sources": {"apt_build": [], "compile": false, "items": [], "soc_version": "ascend910_9392"}},
-  {"slug": "3-frameworks/deps-scipy",
-   "requirements": [
-    "scipy==1.16.3 --hash=sha256:72d1717fd3b5e6ec747327ce9bda32d5463f472c9dce9f54499e81fbd50245a1"
-   ],
-   "files": [
-    {"index": "https://pypi.org/simple", "name": "scipy-1.16.3-cp312-cp312-manylinux2014_x86_64.manylinux_2_17_x86_64.whl", "project": "scipy", "sha256": "72d1717fd3b5e6ec747327ce9bda32d5463f472c9dce9f54499e81fbd50245a1", "url": "https://files.pythonhosted.org/packages/79/2e/415119c9ab3e62249e18c2b082c07aff907a273741b3f8160414b0e9193c/scipy-1.16.3-cp312-cp312-manylinux2014_x86_64.manylinux_2_17_x86_64.whl"}
-   ],
-   "sources": {"apt_build": [], "compile": false, "items": [], "soc_version": "ascend910_9392"}},
+   "sources": {"apt_build": [], "compile": false, "items": [{"component": "torch", "dist": "torch", "env": {}, "fetch": {"dist": "torch", "file": "", "index": "https://download.pytorch.org/whl/cpu", "platform": "linux/amd64", "sha256": "", "version": "2.10.0+cpu"}, "file": "", "kind": "index", "sha256": "", "soc_env": "", "version": "2.10.0+cpu"}, {"component": "torchvision", "dist": "torchvision", "env": {}, "fetch": {"dist": "torchvision", "file": "", "index": "https://download.pytorch.org/whl/cpu", "platform": "linux/amd64", "sha256": "", "version": "0.25.0+cpu"}, "file": "", "kind": "index", "sha256": "", "soc_env": "", "version": "0.25.0+cpu"}, {"component": "torchaudio", "dist": "torchaudio", "env": {}, "fetch": {"dist": "torchaudio", "file": "", "index": "https://download.pytorch.org/whl/cpu", "platform": "linux/amd64", "sha256": "", "version": "2.10.0+cpu"}, "file": "", "kind": "index", "sha256": "", "soc_env": "", "version": "2.10.0+cpu"}, {"component": "triton-ascend", "dist": "triton-ascend", "env": {}, "fetch": {"dist": "triton-ascend", "file": "", "index": "https://mirrors.huaweicloud.com/ascend/repos/pypi", "platform": "linux/amd64", "sha256": "", "version": "3.2.2"}, "file": "", "kind": "index", "sha256": "", "soc_env": "", "version": "3.2.2"}], "soc_version": "ascend910_9392"}},
   {"slug": "3-frameworks/deps",
    "requirements": [
     "agent-detector==2.0.0 --hash=sha256:22c6a1c9c23894a12f55aea625f060b8d3330fba774de72d02d5442bb580417f",
@@ -375,6 +247,7 @@ args=(--repo "$root" --venv "$venv" --cache "$cache")
     "gguf==0.19.0 --hash=sha256:70bcd10edfe697fb2dad6e40af2234b9d8ece9a41a99761405121ebda1c3c1cd",
     "googleapis-common-protos==1.76.0 --hash=sha256:59e13344a9f3651aa201a03e2bee815a3bf43a4baf1f9ff8a9b62a840ce25fac",
     "gpytorch==1.15.2 --hash=sha256:2112fdc7c0c0bf56a7f2444663cfc80fdfc3e19724399d6303a83d8efdd71e9e",
+    "grpcio==1.85.3 --hash=sha256:8266434d54c3442ebdba71d97e6f688b73dd00194bda6e1e35e57272afbd2d73",
     "h11==0.16.0 --hash=sha256:63cf8bbe7522de3bf65932fda1d9c2772064ffb3dae62d55932da54b31cb6c86",
     "h2==4.4.1 --hash=sha256:0e25f1462b23c9cb82d9eb02e28bc706dac2a68cb457c6a0d74d63c8a2a5d0e6",
     "hf-xet==1.8.0 --hash=sha256:29dab7c904cd1914a0439c6e1306c12c7497c8bd32290fbe563ebf51ca4b6d6d",
@@ -400,12 +273,16 @@ args=(--repo "$root" --venv "$venv" --cache "$cache")
     "lark==1.2.2 --hash=sha256:c2276486b02f0f1b90be155f2c8ba4a8e194d42775786db622faccd652d8e80c",
     "linear-operator==0.6.1 --hash=sha256:a5981c1fcda08df3a210dffb6e8019b4751f4afaf3ffc822c24eaaf56b11eed9",
     "llguidance==1.7.6 --hash=sha256:ceec951d29a74309984e3be0fe7f5f56c1362434cd937abd517b259a60908b1e",
+    "llvmlite==0.50.0 --hash=sha256:d501e5103076b9a14be885d2574dc2f6793171aa54a853d1244e011d476f1399",
     "lm-format-enforcer==0.11.3 --hash=sha256:cf586350875def1ae7a8fba84fcbbfc8371424b6c9d05c1fcba70aa233fbf06f",
     "loguru==0.7.3 --hash=sha256:31a33c10c8e1e10422bfd431aeb5d351c7cf7fa671e3c4df004162264b28220c",
     "markdown-it-py==4.3.0 --hash=sha256:7aa1511a46c39138de78d9eba92ce47e63124d8003fc98b3a351909e04239efa",
     "mcp==2.3.0 --hash=sha256:dd0c44c089d16453e8ae31a3877a0054d7a2314caaa81f5e0541b9b1734b2377",
     "mcp-types==2.3.0 --hash=sha256:968efdbdaedfab06adae40d378a34395f1090c5921d4be3c9cde283aaf76d91d",
     "mdurl==0.1.2 --hash=sha256:84008a41e51615a49fc9966191ff91509e3c40b939176e643fd50a5c2196b8f8",
+    "memcache-hybrid==1.2.0 --hash=sha256:ada27d3d50ee6e788d2f642dc3dbe31e571e8346f7286cdcf5e05f522e6960a4",
+    "memfabric-hybrid==1.2.0 --hash=sha256:a698451a830049b516346b81bf5499401ab334047634e9f0fccd06220f89ba45",
+    "mistral-common==1.13.1 --hash=sha256:98b4d0755b8d90bf4691fa8f1b70cb3b4a8cd4dc1653c4ed08ef3d1c7d2c29af",
     "model-hosting-container-standards==0.1.16 --hash=sha256:47f4f65713120bc3a69feb022981a38db9e557aedf88dbd72077f20588caa12b",
     "msgpack==1.2.4 --hash=sha256:c4d5bbdbea8f5669b3a734d6c226772804fb120848f99cbe63a0ddee63b049c9",
     "msgspec==0.23.0 --hash=sha256:c08f294663135183bd633efd843645687285a445054a876c37506d4e9de7d80b",
@@ -414,6 +291,7 @@ args=(--repo "$root" --venv "$venv" --cache "$cache")
     "numba==0.68.1 --hash=sha256:8b33fee239194b9b6cb9b176f3c2563b94e5882fd846748ad0cf960daeee5406",
     "openai==3.57.0 --hash=sha256:f97bc74024c06ced8428b56c4a3594066709d3082779bf9d0b4b6092fbf587a8",
     "openai-harmony==0.0.8 --hash=sha256:c007d277218a50db8839e599ed78e0fffe5130f614c3f6d93ae257f282071a29",
+    "opencv-python-headless==5.1.0.95 --hash=sha256:7d387d4a64abe0c737440d38b5a90822f9bbcc10c8ce06a35904d6ecf7a2fb30",
     "opentelemetry-api==1.45.2 --hash=sha256:2cbd737377e710ee740d261c94e93fa0f08e6d037c18f17513cc0a2d94479a34",
     "opentelemetry-exporter-http-transport==0.66b2 --hash=sha256:fd5f5b490c099acda1cd7b909d5e8981436bf18cc8c6098d302d114c271720e9",
     "opentelemetry-exporter-otlp==1.45.2 --hash=sha256:52c8b9f268289c92c08b3a97f48c63d6e5c037f25ca1f6f29ef162fb78974afc",
@@ -426,6 +304,7 @@ args=(--repo "$root" --venv "$venv" --cache "$cache")
     "opentelemetry-semantic-conventions==0.66b2 --hash=sha256:4cbe61e5f9275d57ab31708446e7938ef4291ebbe6a7fca6f7a629c5acae87d8",
     "opentelemetry-semantic-conventions-ai==0.5.1 --hash=sha256:25aeb22bd261543b4898a73824026d96770e5351209c7d07a0b1314762b1f6e4",
     "outlines-core==0.2.14 --hash=sha256:3bb2060c240c4507f334965a8948dbeeb22007560d797f6debd92346c0b620cb",
+    "pandas==2.3.3 --hash=sha256:b3d11d2fda7eb164ef27ffc14b4fcab16a80e1ce67e9f57e19ec0afaf715ba89",
     "pandas-stubs==3.1.0.261029 --hash=sha256:70f631f2d0781c4500b1cd5f84cab7d7279a3d114674d69655536a4a99a3a67f",
     "partial-json-parser==0.2.1.1.post7 --hash=sha256:145119e5eabcf80cbb13844a6b50a85c68bf99d376f8ed771e2a3c3b03e653ae",
     "pip==26.3 --hash=sha256:f3b60b20ffaadd4415ed7957212a38ac63fa4c5fa375bd0f4a797777940fad13",
@@ -439,6 +318,7 @@ args=(--repo "$root" --venv "$venv" --cache "$cache")
     "py-cpuinfo==9.0.0 --hash=sha256:859625bc251f64e21f077d099d4162689c762b5d6a4c3c97553d56241c9674d5",
     "pybase64==1.5.1 --hash=sha256:c212d02fd072c5845d39b4699eb65efa827b79a5cf7fecc9f468f8cad2b8540f",
     "pybind11==3.1.0 --hash=sha256:b8488090f8acffbcb6b5d6a85571a6827a0a2981ffb75e5a0b27b87c4a6b7dd0",
+    "pycountry==26.2.16 --hash=sha256:115c4baf7cceaa30f59a4694d79483c9167dbce7a9de4d3d571c5f3ea77c305a",
     "pycparser==3.12 --hash=sha256:a076f3f489b39b43ed13563a1dafe42447445bec2e294154ec5c57fcdda4c85e",
     "pydantic==2.14.4 --hash=sha256:653a2ad9f6d8858529c77c72717d0ea991d6c6837fe683246b2f4b2bbfc3fadc",
     "pydantic-core==2.50.5 --hash=sha256:470bbc2495367f60d3ca849a8039e4c164701d10637e7743f4427d92651bdb6d",
@@ -463,6 +343,8 @@ args=(--repo "$root" --venv "$venv" --cache "$cache")
     "rignore==0.8.1 --hash=sha256:2e68cfc4ee0a2909952af2aebd608d1cd22f7d1cdce332cb0b5ea3762939865d",
     "rpds-py==2026.9.1 --hash=sha256:addeda51556dac7c1a2f14cda62db8b621cd12afba3091d03a96c72932387eab",
     "safetensors==0.8.0 --hash=sha256:fd6f3f93c9a0a7cc2788ee63fb763353d4bd2e89b0751bc78fcf7dda00bea774",
+    "scikit-learn==1.9.1 --hash=sha256:e5d7b18a5b9dca241a74695f3275fa4c895a9dadc72b3d8df5fa9d1083c9b83e",
+    "scipy==1.16.3 --hash=sha256:72d1717fd3b5e6ec747327ce9bda32d5463f472c9dce9f54499e81fbd50245a1",
     "sentencepiece==0.2.3 --hash=sha256:cc3189b79c1ffda767f71b04238c27ac746f3b7abc263eab9a41c4cf46aee49e",
     "sentry-sdk==2.75.0 --hash=sha256:9a10e97de2cbd42ad7e4a6e02a0d5af19de9811eb02445077d41ba14c08e170c",
     "setproctitle==1.3.8 --hash=sha256:4a765e0c80a2453480be27c4fc22ba1c0771867040c5f91e4221940d78a4abfb",
@@ -534,6 +416,7 @@ args=(--repo "$root" --venv "$venv" --cache "$cache")
     {"index": "https://pypi.org/simple", "name": "gguf-0.19.0-py3-none-any.whl", "project": "gguf", "sha256": "70bcd10edfe697fb2dad6e40af2234b9d8ece9a41a99761405121ebda1c3c1cd", "url": "https://files.pythonhosted.org/packages/b3/bb/d71d6da82763528c2c2ed6b59a9d6142c6595545a4c448e2085d155e88c2/gguf-0.19.0-py3-none-any.whl"},
     {"index": "https://pypi.org/simple", "name": "googleapis_common_protos-1.76.0-py3-none-any.whl", "project": "googleapis-common-protos", "sha256": "59e13344a9f3651aa201a03e2bee815a3bf43a4baf1f9ff8a9b62a840ce25fac", "url": "https://files.pythonhosted.org/packages/05/6d/78dc67a9e779e594b49bf62604034d3a6aa428a55afc729cafda4b7333e1/googleapis_common_protos-1.76.0-py3-none-any.whl"},
     {"index": "https://pypi.org/simple", "name": "gpytorch-1.15.2-py3-none-any.whl", "project": "gpytorch", "sha256": "2112fdc7c0c0bf56a7f2444663cfc80fdfc3e19724399d6303a83d8efdd71e9e", "url": "https://files.pythonhosted.org/packages/b6/70/c419a361b09ccb618b5165daa919003ccdd9c148356f7ff71a710db6bcf0/gpytorch-1.15.2-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "grpcio-1.85.3-cp312-cp312-manylinux2014_x86_64.manylinux_2_17_x86_64.whl", "project": "grpcio", "sha256": "8266434d54c3442ebdba71d97e6f688b73dd00194bda6e1e35e57272afbd2d73", "url": "https://files.pythonhosted.org/packages/68/4e/3748a2dc5be6c6d5099ec32f08123f67ddc13f9bcea2f3375abdddc1cb77/grpcio-1.85.3-cp312-cp312-manylinux2014_x86_64.manylinux_2_17_x86_64.whl"},
     {"index": "https://pypi.org/simple", "name": "h11-0.16.0-py3-none-any.whl", "project": "h11", "sha256": "63cf8bbe7522de3bf65932fda1d9c2772064ffb3dae62d55932da54b31cb6c86", "url": "https://files.pythonhosted.org/packages/04/4b/29cac41a4d98d144bf5f6d33995617b185d14b22401f75ca86f384e87ff1/h11-0.16.0-py3-none-any.whl"},
     {"index": "https://pypi.org/simple", "name": "h2-4.4.1-py3-none-any.whl", "project": "h2", "sha256": "0e25f1462b23c9cb82d9eb02e28bc706dac2a68cb457c6a0d74d63c8a2a5d0e6", "url": "https://files.pythonhosted.org/packages/7e/22/e85faf23bd72a92d1921e37d674ca56eb298a3c8be31fdecef0ff2b3aaac/h2-4.4.1-py3-none-any.whl"},
     {"index": "https://pypi.org/simple", "name": "hf_xet-1.8.0-cp38-abi3-manylinux2014_x86_64.manylinux_2_17_x86_64.whl", "project": "hf-xet", "sha256": "29dab7c904cd1914a0439c6e1306c12c7497c8bd32290fbe563ebf51ca4b6d6d", "url": "https://files.pythonhosted.org/packages/f8/1e/1e8ecc05ef034e9a95c18ed32d2ec07905a7cd2ca611a9d88e25ee1f4850/hf_xet-1.8.0-cp38-abi3-manylinux2014_x86_64.manylinux_2_17_x86_64.whl"},
@@ -559,12 +442,16 @@ args=(--repo "$root" --venv "$venv" --cache "$cache")
     {"index": "https://pypi.org/simple", "name": "lark-1.2.2-py3-none-any.whl", "project": "lark", "sha256": "c2276486b02f0f1b90be155f2c8ba4a8e194d42775786db622faccd652d8e80c", "url": "https://files.pythonhosted.org/packages/2d/00/d90b10b962b4277f5e64a78b6609968859ff86889f5b898c1a778c06ec00/lark-1.2.2-py3-none-any.whl"},
     {"index": "https://pypi.org/simple", "name": "linear_operator-0.6.1-py3-none-any.whl", "project": "linear-operator", "sha256": "a5981c1fcda08df3a210dffb6e8019b4751f4afaf3ffc822c24eaaf56b11eed9", "url": "https://files.pythonhosted.org/packages/e6/34/ee74708a93704baca5c1ef439817c4cb649f73382c518380ccc5ab335603/linear_operator-0.6.1-py3-none-any.whl"},
     {"index": "https://pypi.org/simple", "name": "llguidance-1.7.6-cp39-abi3-manylinux_2_31_x86_64.whl", "project": "llguidance", "sha256": "ceec951d29a74309984e3be0fe7f5f56c1362434cd937abd517b259a60908b1e", "url": "https://files.pythonhosted.org/packages/1a/64/d74336f22242ef94356a456057d4ff1be7c1bc9c7dbc867171c6982a5512/llguidance-1.7.6-cp39-abi3-manylinux_2_31_x86_64.whl"},
+    {"index": "https://pypi.org/simple", "name": "llvmlite-0.50.0-cp312-cp312-manylinux_2_27_x86_64.manylinux_2_28_x86_64.whl", "project": "llvmlite", "sha256": "d501e5103076b9a14be885d2574dc2f6793171aa54a853d1244e011d476f1399", "url": "https://files.pythonhosted.org/packages/4c/72/22b6449e15bec4cc86c62b659e6c625ab777d01e87aaec717ecef440f87a/llvmlite-0.50.0-cp312-cp312-manylinux_2_27_x86_64.manylinux_2_28_x86_64.whl"},
     {"index": "https://pypi.org/simple", "name": "lm_format_enforcer-0.11.3-py3-none-any.whl", "project": "lm-format-enforcer", "sha256": "cf586350875def1ae7a8fba84fcbbfc8371424b6c9d05c1fcba70aa233fbf06f", "url": "https://files.pythonhosted.org/packages/a0/ef/11292bb0b85cf4c93447cab5a29f64576ed14d3ab4280e35ddd23486594a/lm_format_enforcer-0.11.3-py3-none-any.whl"},
     {"index": "https://pypi.org/simple", "name": "loguru-0.7.3-py3-none-any.whl", "project": "loguru", "sha256": "31a33c10c8e1e10422bfd431aeb5d351c7cf7fa671e3c4df004162264b28220c", "url": "https://files.pythonhosted.org/packages/0c/29/0348de65b8cc732daa3e33e67806420b2ae89bdce2b04af740289c5c6c8c/loguru-0.7.3-py3-none-any.whl"},
     {"index": "https://pypi.org/simple", "name": "markdown_it_py-4.3.0-py3-none-any.whl", "project": "markdown-it-py", "sha256": "7aa1511a46c39138de78d9eba92ce47e63124d8003fc98b3a351909e04239efa", "url": "https://files.pythonhosted.org/packages/c9/31/5f0ac2f1a1c67423c995c731a11cd4ad05d081a2be969d74f868bdb9cc70/markdown_it_py-4.3.0-py3-none-any.whl"},
     {"index": "https://pypi.org/simple", "name": "mcp-2.3.0-py3-none-any.whl", "project": "mcp", "sha256": "dd0c44c089d16453e8ae31a3877a0054d7a2314caaa81f5e0541b9b1734b2377", "url": "https://files.pythonhosted.org/packages/20/d7/4a2878f128df729db3ca04e71bfce26405cc2e0c9ebe19c592feeb4c61b9/mcp-2.3.0-py3-none-any.whl"},
     {"index": "https://pypi.org/simple", "name": "mcp_types-2.3.0-py3-none-any.whl", "project": "mcp-types", "sha256": "968efdbdaedfab06adae40d378a34395f1090c5921d4be3c9cde283aaf76d91d", "url": "https://files.pythonhosted.org/packages/ce/48/32583066b155bb5d4507e7887dc88ee23118cc4de8e2a12870c49719e2a8/mcp_types-2.3.0-py3-none-any.whl"},
     {"index": "https://pypi.org/simple", "name": "mdurl-0.1.2-py3-none-any.whl", "project": "mdurl", "sha256": "84008a41e51615a49fc9966191ff91509e3c40b939176e643fd50a5c2196b8f8", "url": "https://files.pythonhosted.org/packages/b3/38/89ba8ad64ae25be8de66a6d463314cf1eb366222074cfda9ee839c56a4b4/mdurl-0.1.2-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "memcache_hybrid-1.2.0-cp312-cp312-manylinux_2_27_x86_64.manylinux_2_28_x86_64.whl", "project": "memcache-hybrid", "sha256": "ada27d3d50ee6e788d2f642dc3dbe31e571e8346f7286cdcf5e05f522e6960a4", "url": "https://files.pythonhosted.org/packages/de/33/fb5af44da501229ea4fc63626482ae27f1c746d64d902483f254dd1f4255/memcache_hybrid-1.2.0-cp312-cp312-manylinux_2_27_x86_64.manylinux_2_28_x86_64.whl"},
+    {"index": "https://pypi.org/simple", "name": "memfabric_hybrid-1.2.0-cp312-cp312-manylinux_2_27_x86_64.manylinux_2_28_x86_64.whl", "project": "memfabric-hybrid", "sha256": "a698451a830049b516346b81bf5499401ab334047634e9f0fccd06220f89ba45", "url": "https://files.pythonhosted.org/packages/12/67/8fa10d6ba8102d6323381fcd7566328cd0bdf143e6a675283b64a5fbabca/memfabric_hybrid-1.2.0-cp312-cp312-manylinux_2_27_x86_64.manylinux_2_28_x86_64.whl"},
+    {"index": "https://pypi.org/simple", "name": "mistral_common-1.13.1-py3-none-any.whl", "project": "mistral-common", "sha256": "98b4d0755b8d90bf4691fa8f1b70cb3b4a8cd4dc1653c4ed08ef3d1c7d2c29af", "url": "https://files.pythonhosted.org/packages/e5/9c/58411e76b2bdd31a012a756dd0d13a624669cdd728e8966d709113d0d437/mistral_common-1.13.1-py3-none-any.whl"},
     {"index": "https://pypi.org/simple", "name": "model_hosting_container_standards-0.1.16-py3-none-any.whl", "project": "model-hosting-container-standards", "sha256": "47f4f65713120bc3a69feb022981a38db9e557aedf88dbd72077f20588caa12b", "url": "https://files.pythonhosted.org/packages/07/ef/6eabeb251d2a0598cb5f9a274159e05ae07a1e3fe6a1473bf6035793252a/model_hosting_container_standards-0.1.16-py3-none-any.whl"},
     {"index": "https://pypi.org/simple", "name": "msgpack-1.2.4-cp312-cp312-manylinux2014_x86_64.manylinux_2_17_x86_64.manylinux_2_28_x86_64.whl", "project": "msgpack", "sha256": "c4d5bbdbea8f5669b3a734d6c226772804fb120848f99cbe63a0ddee63b049c9", "url": "https://files.pythonhosted.org/packages/1e/d9/f59bd841fc2fd2b74dc50ce85860a6a25f58e588dd48946aeaf2862cf990/msgpack-1.2.4-cp312-cp312-manylinux2014_x86_64.manylinux_2_17_x86_64.manylinux_2_28_x86_64.whl"},
     {"index": "https://pypi.org/simple", "name": "msgspec-0.23.0-cp312-cp312-manylinux2014_x86_64.manylinux_2_17_x86_64.manylinux_2_28_x86_64.whl", "project": "msgspec", "sha256": "c08f294663135183bd633efd843645687285a445054a876c37506d4e9de7d80b", "url": "https://files.pythonhosted.org/packages/59/7a/910a8ff19a5e759f6775eb9efc3b27c509d8c3705f142ab18b9ef3ae0c48/msgspec-0.23.0-cp312-cp312-manylinux2014_x86_64.manylinux_2_17_x86_64.manylinux_2_28_x86_64.whl"},
@@ -573,6 +460,7 @@ args=(--repo "$root" --venv "$venv" --cache "$cache")
     {"index": "https://pypi.org/simple", "name": "numba-0.68.1-cp312-cp312-manylinux_2_27_x86_64.manylinux_2_28_x86_64.whl", "project": "numba", "sha256": "8b33fee239194b9b6cb9b176f3c2563b94e5882fd846748ad0cf960daeee5406", "url": "https://files.pythonhosted.org/packages/43/23/0813ab091f60403c33cb741392ae77db13324587748df6f52167bf3a2404/numba-0.68.1-cp312-cp312-manylinux_2_27_x86_64.manylinux_2_28_x86_64.whl"},
     {"index": "https://pypi.org/simple", "name": "openai-3.57.0-py3-none-any.whl", "project": "openai", "sha256": "f97bc74024c06ced8428b56c4a3594066709d3082779bf9d0b4b6092fbf587a8", "url": "https://files.pythonhosted.org/packages/e0/40/0475208a470f90a1d3e94b41382678b44f311c2ea2a317228531e2193567/openai-3.57.0-py3-none-any.whl"},
     {"index": "https://pypi.org/simple", "name": "openai_harmony-0.0.8-cp38-abi3-manylinux_2_17_x86_64.manylinux2014_x86_64.whl", "project": "openai-harmony", "sha256": "c007d277218a50db8839e599ed78e0fffe5130f614c3f6d93ae257f282071a29", "url": "https://files.pythonhosted.org/packages/25/3f/1a192b93bb47c6b44cd98ba8cc1d3d2a9308f1bb700c3017e6352da11bda/openai_harmony-0.0.8-cp38-abi3-manylinux_2_17_x86_64.manylinux2014_x86_64.whl"},
+    {"index": "https://pypi.org/simple", "name": "opencv_python_headless-5.1.0.95-cp37-abi3-manylinux_2_28_x86_64.whl", "project": "opencv-python-headless", "sha256": "7d387d4a64abe0c737440d38b5a90822f9bbcc10c8ce06a35904d6ecf7a2fb30", "url": "https://files.pythonhosted.org/packages/c2/be/cdf44e32b580af6c0e8f237665c538e6a5a37872f865e92e08fb854d5fd9/opencv_python_headless-5.1.0.95-cp37-abi3-manylinux_2_28_x86_64.whl"},
     {"index": "https://pypi.org/simple", "name": "opentelemetry_api-1.45.2-py3-none-any.whl", "project": "opentelemetry-api", "sha256": "2cbd737377e710ee740d261c94e93fa0f08e6d037c18f17513cc0a2d94479a34", "url": "https://files.pythonhosted.org/packages/a9/2d/610db864d7513158cebb8f36cc88e67e73bd6c7aa1905ef18d89e1281c81/opentelemetry_api-1.45.2-py3-none-any.whl"},
     {"index": "https://pypi.org/simple", "name": "opentelemetry_exporter_http_transport-0.66b2-py3-none-any.whl", "project": "opentelemetry-exporter-http-transport", "sha256": "fd5f5b490c099acda1cd7b909d5e8981436bf18cc8c6098d302d114c271720e9", "url": "https://files.pythonhosted.org/packages/a1/b2/c622a101f31c0e6670b82f4264c4e77c161bce415bc6fc158fda0b82e218/opentelemetry_exporter_http_transport-0.66b2-py3-none-any.whl"},
     {"index": "https://pypi.org/simple", "name": "opentelemetry_exporter_otlp-1.45.2-py3-none-any.whl", "project": "opentelemetry-exporter-otlp", "sha256": "52c8b9f268289c92c08b3a97f48c63d6e5c037f25ca1f6f29ef162fb78974afc", "url": "https://files.pythonhosted.org/packages/19/27/fcc3b725ddbfa274fbf6098c9583032557671d35aa8d5e08d7e7277fb126/opentelemetry_exporter_otlp-1.45.2-py3-none-any.whl"},
@@ -585,6 +473,7 @@ args=(--repo "$root" --venv "$venv" --cache "$cache")
     {"index": "https://pypi.org/simple", "name": "opentelemetry_semantic_conventions-0.66b2-py3-none-any.whl", "project": "opentelemetry-semantic-conventions", "sha256": "4cbe61e5f9275d57ab31708446e7938ef4291ebbe6a7fca6f7a629c5acae87d8", "url": "https://files.pythonhosted.org/packages/67/bd/6bf33ed31521c565931c037e9e81bac47c1acb000e850c6e24220e2a0c00/opentelemetry_semantic_conventions-0.66b2-py3-none-any.whl"},
     {"index": "https://pypi.org/simple", "name": "opentelemetry_semantic_conventions_ai-0.5.1-py3-none-any.whl", "project": "opentelemetry-semantic-conventions-ai", "sha256": "25aeb22bd261543b4898a73824026d96770e5351209c7d07a0b1314762b1f6e4", "url": "https://files.pythonhosted.org/packages/55/22/41fb05f1dc5fda2c468e05a41814c20859016c85117b66c8a257cae814f6/opentelemetry_semantic_conventions_ai-0.5.1-py3-none-any.whl"},
     {"index": "https://pypi.org/simple", "name": "outlines_core-0.2.14-cp312-cp312-manylinux_2_17_x86_64.manylinux2014_x86_64.whl", "project": "outlines-core", "sha256": "3bb2060c240c4507f334965a8948dbeeb22007560d797f6debd92346c0b620cb", "url": "https://files.pythonhosted.org/packages/29/29/3a04944407207a5d214879ca5ca33c2bd3e65199a4e927051c1bdaaa4d50/outlines_core-0.2.14-cp312-cp312-manylinux_2_17_x86_64.manylinux2014_x86_64.whl"},
+    {"index": "https://pypi.org/simple", "name": "pandas-2.3.3-cp312-cp312-manylinux_2_24_x86_64.manylinux_2_28_x86_64.whl", "project": "pandas", "sha256": "b3d11d2fda7eb164ef27ffc14b4fcab16a80e1ce67e9f57e19ec0afaf715ba89", "url": "https://files.pythonhosted.org/packages/e5/63/cd7d615331b328e287d8233ba9fdf191a9c2d11b6af0c7a59cfcec23de68/pandas-2.3.3-cp312-cp312-manylinux_2_24_x86_64.manylinux_2_28_x86_64.whl"},
     {"index": "https://pypi.org/simple", "name": "pandas_stubs-3.1.0.261029-py3-none-any.whl", "project": "pandas-stubs", "sha256": "70f631f2d0781c4500b1cd5f84cab7d7279a3d114674d69655536a4a99a3a67f", "url": "https://files.pythonhosted.org/packages/c0/2c/ecbc04b2a8d05d737351a54398f843223cb66edf42ec5c0fcc6198f17d3a/pandas_stubs-3.1.0.261029-py3-none-any.whl"},
     {"index": "https://pypi.org/simple", "name": "partial_json_parser-0.2.1.1.post7-py3-none-any.whl", "project": "partial-json-parser", "sha256": "145119e5eabcf80cbb13844a6b50a85c68bf99d376f8ed771e2a3c3b03e653ae", "url": "https://files.pythonhosted.org/packages/42/32/658973117bf0fd82a24abbfb94fe73a5e86216e49342985e10acce54775a/partial_json_parser-0.2.1.1.post7-py3-none-any.whl"},
     {"index": "https://pypi.org/simple", "name": "pip-26.3-py3-none-any.whl", "project": "pip", "sha256": "f3b60b20ffaadd4415ed7957212a38ac63fa4c5fa375bd0f4a797777940fad13", "url": "https://files.pythonhosted.org/packages/07/25/ee8c38ae72d66b844ce8eb9711ba905dba21ca1a8a0c960057c41cd23337/pip-26.3-py3-none-any.whl"},
@@ -598,6 +487,7 @@ args=(--repo "$root" --venv "$venv" --cache "$cache")
     {"index": "https://pypi.org/simple", "name": "py_cpuinfo-9.0.0-py3-none-any.whl", "project": "py-cpuinfo", "sha256": "859625bc251f64e21f077d099d4162689c762b5d6a4c3c97553d56241c9674d5", "url": "https://files.pythonhosted.org/packages/e0/a9/023730ba63db1e494a271cb018dcd361bd2c917ba7004c3e49d5daf795a2/py_cpuinfo-9.0.0-py3-none-any.whl"},
     {"index": "https://pypi.org/simple", "name": "pybase64-1.5.1-cp312-cp312-manylinux1_x86_64.manylinux2014_x86_64.manylinux_2_17_x86_64.manylinux_2_5_x86_64.whl", "project": "pybase64", "sha256": "c212d02fd072c5845d39b4699eb65efa827b79a5cf7fecc9f468f8cad2b8540f", "url": "https://files.pythonhosted.org/packages/3d/3a/62fb28ff3ec4f98240a6971cb1d1f08599734111328985a7b12c998a9aaa/pybase64-1.5.1-cp312-cp312-manylinux1_x86_64.manylinux2014_x86_64.manylinux_2_17_x86_64.manylinux_2_5_x86_64.whl"},
     {"index": "https://pypi.org/simple", "name": "pybind11-3.1.0-py3-none-any.whl", "project": "pybind11", "sha256": "b8488090f8acffbcb6b5d6a85571a6827a0a2981ffb75e5a0b27b87c4a6b7dd0", "url": "https://files.pythonhosted.org/packages/33/fd/8762f7ee3e4e4be6d1d846cffb4916dd9bb02b2f800d3603718a0efe494c/pybind11-3.1.0-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "pycountry-26.2.16-py3-none-any.whl", "project": "pycountry", "sha256": "115c4baf7cceaa30f59a4694d79483c9167dbce7a9de4d3d571c5f3ea77c305a", "url": "https://files.pythonhosted.org/packages/9c/42/7703bd45b62fecd44cd7d3495423097e2f7d28bc2e99e7c1af68892ab157/pycountry-26.2.16-py3-none-any.whl"},
     {"index": "https://pypi.org/simple", "name": "pycparser-3.12-py3-none-any.whl", "project": "pycparser", "sha256": "a076f3f489b39b43ed13563a1dafe42447445bec2e294154ec5c57fcdda4c85e", "url": "https://files.pythonhosted.org/packages/b6/ae/315bbeee126a769cbde43cf4908acb4b40408d8bf8bbf334dd7368d8dadf/pycparser-3.12-py3-none-any.whl"},
     {"index": "https://pypi.org/simple", "name": "pydantic-2.14.4-py3-none-any.whl", "project": "pydantic", "sha256": "653a2ad9f6d8858529c77c72717d0ea991d6c6837fe683246b2f4b2bbfc3fadc", "url": "https://files.pythonhosted.org/packages/8a/8c/824a686c4ba815ddb0722f9e66272088bccd4e1ae1d2f7015375e4a4fc7f/pydantic-2.14.4-py3-none-any.whl"},
     {"index": "https://pypi.org/simple", "name": "pydantic_core-2.50.5-cp312-cp312-manylinux2014_x86_64.manylinux_2_17_x86_64.whl", "project": "pydantic-core", "sha256": "470bbc2495367f60d3ca849a8039e4c164701d10637e7743f4427d92651bdb6d", "url": "https://files.pythonhosted.org/packages/be/5b/897bf2e3cc5f65dc01507d90323c13cab659c0432cc3c70b353e5be40f2f/pydantic_core-2.50.5-cp312-cp312-manylinux2014_x86_64.manylinux_2_17_x86_64.whl"},
@@ -622,6 +512,8 @@ args=(--repo "$root" --venv "$venv" --cache "$cache")
     {"index": "https://pypi.org/simple", "name": "rignore-0.8.1-cp312-cp312-manylinux_2_17_x86_64.manylinux2014_x86_64.whl", "project": "rignore", "sha256": "2e68cfc4ee0a2909952af2aebd608d1cd22f7d1cdce332cb0b5ea3762939865d", "url": "https://files.pythonhosted.org/packages/a9/a8/c6e6db62226df8cd3d950889925d826a0e35ac567cc5df548a872944f1ed/rignore-0.8.1-cp312-cp312-manylinux_2_17_x86_64.manylinux2014_x86_64.whl"},
     {"index": "https://pypi.org/simple", "name": "rpds_py-2026.9.1-cp312-cp312-manylinux_2_17_x86_64.manylinux2014_x86_64.whl", "project": "rpds-py", "sha256": "addeda51556dac7c1a2f14cda62db8b621cd12afba3091d03a96c72932387eab", "url": "https://files.pythonhosted.org/packages/1d/6d/b26eb1e75395925b3a142ed351cbed2ec8212f5c9d937aee3df32c701baa/rpds_py-2026.9.1-cp312-cp312-manylinux_2_17_x86_64.manylinux2014_x86_64.whl"},
     {"index": "https://pypi.org/simple", "name": "safetensors-0.8.0-cp310-abi3-manylinux_2_17_x86_64.manylinux2014_x86_64.whl", "project": "safetensors", "sha256": "fd6f3f93c9a0a7cc2788ee63fb763353d4bd2e89b0751bc78fcf7dda00bea774", "url": "https://files.pythonhosted.org/packages/28/50/f203ff3a3ddfe19308efc83c5a3a29ed02bf786732ec35e68bf9162f3365/safetensors-0.8.0-cp310-abi3-manylinux_2_17_x86_64.manylinux2014_x86_64.whl"},
+    {"index": "https://pypi.org/simple", "name": "scikit_learn-1.9.1-cp312-cp312-manylinux_2_27_x86_64.manylinux_2_28_x86_64.whl", "project": "scikit-learn", "sha256": "e5d7b18a5b9dca241a74695f3275fa4c895a9dadc72b3d8df5fa9d1083c9b83e", "url": "https://files.pythonhosted.org/packages/8e/57/a50162f3d29feb979ab6347c6debda506dfb525bcff3c50dd17606651c7e/scikit_learn-1.9.1-cp312-cp312-manylinux_2_27_x86_64.manylinux_2_28_x86_64.whl"},
+    {"index": "https://pypi.org/simple", "name": "scipy-1.16.3-cp312-cp312-manylinux2014_x86_64.manylinux_2_17_x86_64.whl", "project": "scipy", "sha256": "72d1717fd3b5e6ec747327ce9bda32d5463f472c9dce9f54499e81fbd50245a1", "url": "https://files.pythonhosted.org/packages/79/2e/415119c9ab3e62249e18c2b082c07aff907a273741b3f8160414b0e9193c/scipy-1.16.3-cp312-cp312-manylinux2014_x86_64.manylinux_2_17_x86_64.whl"},
     {"index": "https://pypi.org/simple", "name": "sentencepiece-0.2.3-cp312-cp312-manylinux_2_27_x86_64.manylinux_2_28_x86_64.whl", "project": "sentencepiece", "sha256": "cc3189b79c1ffda767f71b04238c27ac746f3b7abc263eab9a41c4cf46aee49e", "url": "https://files.pythonhosted.org/packages/51/72/42952e5b9f254aa2952c04360b38ed614ca4f5600ee2b0cf8e1c0f6661c5/sentencepiece-0.2.3-cp312-cp312-manylinux_2_27_x86_64.manylinux_2_28_x86_64.whl"},
     {"index": "https://pypi.org/simple", "name": "sentry_sdk-2.75.0-py3-none-any.whl", "project": "sentry-sdk", "sha256": "9a10e97de2cbd42ad7e4a6e02a0d5af19de9811eb02445077d41ba14c08e170c", "url": "https://files.pythonhosted.org/packages/ec/ee/fbfe67386d64a7218013c8346b88b89d72f279b4ddb434ed5e94bea3d389/sentry_sdk-2.75.0-py3-none-any.whl"},
     {"index": "https://pypi.org/simple", "name": "setproctitle-1.3.8-cp312-cp312-manylinux1_x86_64.manylinux_2_28_x86_64.manylinux_2_5_x86_64.whl", "project": "setproctitle", "sha256": "4a765e0c80a2453480be27c4fc22ba1c0771867040c5f91e4221940d78a4abfb", "url": "https://files.pythonhosted.org/packages/cb/21/4df9fbc0c72b9bca39b5d53eff6813dc1738a1562983e0c614054e9dbb8d/setproctitle-1.3.8-cp312-cp312-manylinux1_x86_64.manylinux_2_28_x86_64.manylinux_2_5_x86_64.whl"},
@@ -651,40 +543,16 @@ args=(--repo "$root" --venv "$venv" --cache "$cache")
     {"index": "https://pypi.org/simple", "name": "yarl-1.25.1-cp312-cp312-manylinux2014_x86_64.manylinux_2_17_x86_64.manylinux_2_28_x86_64.whl", "project": "yarl", "sha256": "c6f117789d22dce188e5754e8bc65b7e6ebf8cb73963b9fa761f672a5883769d", "url": "https://files.pythonhosted.org/packages/bc/7b/ca212cbe170ac8b96e45317ecbcf9c3c3ecf0cdec98d5b088a9c4088929b/yarl-1.25.1-cp312-cp312-manylinux2014_x86_64.manylinux_2_17_x86_64.manylinux_2_28_x86_64.whl"}
    ],
    "sources": {"apt_build": [], "compile": true, "items": [], "soc_version": "ascend910_9392"}},
-  {"slug": "3-frameworks/pins-vllm",
+  {"slug": "3-frameworks/pins",
    "requirements": [
-   ],
-   "files": [
-   ],
-   "sources": {"apt_build": [], "compile": true, "items": [{"component": "vllm", "dist": "vllm", "env": {"VLLM_TARGET_DEVICE": "empty"}, "fetch": {"file": "vllm-0.23.0.tar.gz", "sha256": "760269db3d9611e12e524681df1bca0977d5d2f5fcb4481cc34d33efc4ae7ff5", "url": "https://files.pythonhosted.org/packages/68/c6/c4dc766b09e93de278693502612de0beba822983d4f609830406ead65cc9/vllm-0.23.0.tar.gz"}, "file": "vllm-0.23.0.tar.gz", "kind": "sdist", "sha256": "760269db3d9611e12e524681df1bca0977d5d2f5fcb4481cc34d33efc4ae7ff5", "soc_env": ""}], "soc_version": "ascend910_9392"}},
-  {"slug": "3-frameworks/pins-vllm-ascend",
-   "requirements": [
+    "mooncake-transfer-engine-npu==0.3.11.post1 --hash=sha256:5a08a8b884cd5cfe5d3a9eb2ddc81a62671e57c9e698581fe15ffe96c03c0982",
     "vllm-ascend==0.23.0 --hash=sha256:536ba42ae5298cb4d313d876fa6e60cce686c41c6cf71161930e1fead0813b02"
    ],
    "files": [
+    {"index": "https://pypi.org/simple", "name": "mooncake_transfer_engine_npu-0.3.11.post1-cp312-cp312-manylinux_2_35_x86_64.whl", "project": "mooncake-transfer-engine-npu", "sha256": "5a08a8b884cd5cfe5d3a9eb2ddc81a62671e57c9e698581fe15ffe96c03c0982", "url": "https://files.pythonhosted.org/packages/9d/09/e4b0d4610d00ee3cee819839b10d9d45c6fc94dc413ecdae651deedadf67/mooncake_transfer_engine_npu-0.3.11.post1-cp312-cp312-manylinux_2_35_x86_64.whl"},
     {"index": "https://pypi.org/simple", "name": "vllm_ascend-0.23.0-cp312-cp312-manylinux_2_34_x86_64.whl", "project": "vllm-ascend", "sha256": "536ba42ae5298cb4d313d876fa6e60cce686c41c6cf71161930e1fead0813b02", "url": "https://files.pythonhosted.org/packages/12/39/44f94a88f4fe268371f7097528a04836ff0cc307e42a5bcc051bb4b161aa/vllm_ascend-0.23.0-cp312-cp312-manylinux_2_34_x86_64.whl"}
    ],
-   "sources": {"apt_build": [], "compile": false, "items": [], "soc_version": "ascend910_9392"}},
-  {"slug": "3-frameworks/pins-megatron-lm",
-   "requirements": [
-   ],
-   "files": [
-   ],
-   "sources": {"apt_build": [], "compile": true, "items": [{"component": "megatron-lm", "dist": "megatron-core", "env": {}, "fetch": {"branch": "core_r0.16.0", "commit": "ddc0d6774783b032ddceacc5714e653651daecb9", "git": "https://github.com/NVIDIA/Megatron-LM.git"}, "kind": "git", "soc_env": ""}], "soc_version": "ascend910_9392"}},
-  {"slug": "3-frameworks/pins-mindspeed",
-   "requirements": [
-   ],
-   "files": [
-   ],
-   "sources": {"apt_build": [], "compile": true, "items": [{"component": "mindspeed", "dist": "mindspeed", "env": {}, "fetch": {"branch": "core_r0.16.0", "commit": "e4772499f7eb9fa9a68919dd1eaddef00e915b2d", "git": "https://github.com/Ascend/MindSpeed.git"}, "kind": "git", "soc_env": ""}], "soc_version": "ascend910_9392"}},
-  {"slug": "3-frameworks/pins-mooncake-npu",
-   "requirements": [
-    "mooncake-transfer-engine-npu==0.3.11.post1 --hash=sha256:5a08a8b884cd5cfe5d3a9eb2ddc81a62671e57c9e698581fe15ffe96c03c0982"
-   ],
-   "files": [
-    {"index": "https://pypi.org/simple", "name": "mooncake_transfer_engine_npu-0.3.11.post1-cp312-cp312-manylinux_2_35_x86_64.whl", "project": "mooncake-transfer-engine-npu", "sha256": "5a08a8b884cd5cfe5d3a9eb2ddc81a62671e57c9e698581fe15ffe96c03c0982", "url": "https://files.pythonhosted.org/packages/9d/09/e4b0d4610d00ee3cee819839b10d9d45c6fc94dc413ecdae651deedadf67/mooncake_transfer_engine_npu-0.3.11.post1-cp312-cp312-manylinux_2_35_x86_64.whl"}
-   ],
-   "sources": {"apt_build": [], "compile": false, "items": [], "soc_version": "ascend910_9392"}},
+   "sources": {"apt_build": [], "compile": true, "items": [{"component": "vllm", "dist": "vllm", "env": {"VLLM_TARGET_DEVICE": "empty"}, "fetch": {"file": "vllm-0.23.0.tar.gz", "sha256": "760269db3d9611e12e524681df1bca0977d5d2f5fcb4481cc34d33efc4ae7ff5", "url": "https://files.pythonhosted.org/packages/68/c6/c4dc766b09e93de278693502612de0beba822983d4f609830406ead65cc9/vllm-0.23.0.tar.gz"}, "file": "vllm-0.23.0.tar.gz", "kind": "sdist", "sha256": "760269db3d9611e12e524681df1bca0977d5d2f5fcb4481cc34d33efc4ae7ff5", "soc_env": ""}, {"component": "megatron-lm", "dist": "megatron-core", "env": {}, "fetch": {"branch": "core_r0.16.0", "commit": "ddc0d6774783b032ddceacc5714e653651daecb9", "git": "https://github.com/NVIDIA/Megatron-LM.git"}, "kind": "git", "soc_env": ""}, {"component": "mindspeed", "dist": "mindspeed", "env": {}, "fetch": {"branch": "core_r0.16.0", "commit": "e4772499f7eb9fa9a68919dd1eaddef00e915b2d", "git": "https://github.com/Ascend/MindSpeed.git"}, "kind": "git", "soc_env": ""}], "soc_version": "ascend910_9392"}},
   {"slug": "4-app/deps-av",
    "requirements": [
     "av==19.0.2 --hash=sha256:9c1da7aad0fa6c13b4a5c1e7985be0d13f8526a96284573acaf3d55ead6d3fe8"

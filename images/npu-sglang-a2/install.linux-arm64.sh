@@ -151,36 +151,12 @@ args=(--repo "$root" --venv "$venv" --cache "$cache")
     {"index": "https://pypi.org/simple", "name": "wheel-0.48.0-py3-none-any.whl", "project": "wheel", "sha256": "3217dcc807155e45db462d7ef2431f5ddda0d7273b700d05a67b271ceb1287ab", "url": "https://files.pythonhosted.org/packages/2e/29/69cfbb602cd91690c55d38ba9fe53e6a7e76a6fa647bf38f19c138d25449/wheel-0.48.0-py3-none-any.whl"}
    ],
    "sources": {"apt_build": [], "compile": false, "items": [], "soc_version": "ascend910b1"}},
-  {"slug": "1-tools/pins-setuptools",
+  {"slug": "1-tools/pins",
    "requirements": [
     "setuptools==80.10.2 --hash=sha256:95b30ddfb717250edb492926c92b5221f7ef3fbcc2b07579bcd4a27da21d0173"
    ],
    "files": [
     {"index": "https://pypi.org/simple", "name": "setuptools-80.10.2-py3-none-any.whl", "project": "setuptools", "sha256": "95b30ddfb717250edb492926c92b5221f7ef3fbcc2b07579bcd4a27da21d0173", "url": "https://files.pythonhosted.org/packages/94/b8/f1f62a5e3c0ad2ff1d189590bfa4c46b4f3b6e49cef6f26c6ee4e575394d/setuptools-80.10.2-py3-none-any.whl"}
-   ],
-   "sources": {"apt_build": [], "compile": false, "items": [], "soc_version": "ascend910b1"}},
-  {"slug": "2-torch/deps-numpy",
-   "requirements": [
-    "numpy==1.26.0 --hash=sha256:8c6adc33561bd1d46f81131d5352348350fc23df4d742bb246cdfca606ea1208"
-   ],
-   "files": [
-    {"index": "https://pypi.org/simple", "name": "numpy-1.26.0-cp311-cp311-manylinux_2_17_aarch64.manylinux2014_aarch64.whl", "project": "numpy", "sha256": "8c6adc33561bd1d46f81131d5352348350fc23df4d742bb246cdfca606ea1208", "url": "https://files.pythonhosted.org/packages/a9/84/baf694be765d68c73f0f8a9d52151c339aed5f2d64205824a6f29021170c/numpy-1.26.0-cp311-cp311-manylinux_2_17_aarch64.manylinux2014_aarch64.whl"}
-   ],
-   "sources": {"apt_build": [], "compile": false, "items": [], "soc_version": "ascend910b1"}},
-  {"slug": "2-torch/deps-pillow",
-   "requirements": [
-    "pillow==11.3.0 --hash=sha256:643f189248837533073c405ec2f0bb250ba54598cf80e8c1e043381a60632f58"
-   ],
-   "files": [
-    {"index": "https://pypi.org/simple", "name": "pillow-11.3.0-cp311-cp311-manylinux_2_27_aarch64.manylinux_2_28_aarch64.whl", "project": "pillow", "sha256": "643f189248837533073c405ec2f0bb250ba54598cf80e8c1e043381a60632f58", "url": "https://files.pythonhosted.org/packages/6e/db/839d6ba7fd38b51af641aa904e2960e7a5644d60ec754c046b7d2aee00e5/pillow-11.3.0-cp311-cp311-manylinux_2_27_aarch64.manylinux_2_28_aarch64.whl"}
-   ],
-   "sources": {"apt_build": [], "compile": false, "items": [], "soc_version": "ascend910b1"}},
-  {"slug": "2-torch/deps-sympy",
-   "requirements": [
-    "sympy==1.14.0 --hash=sha256:e091cc3e99d2141a0ba2847328f5479b05d94a6635cb96148ccb3f34671bd8f5"
-   ],
-   "files": [
-    {"index": "https://pypi.org/simple", "name": "sympy-1.14.0-py3-none-any.whl", "project": "sympy", "sha256": "e091cc3e99d2141a0ba2847328f5479b05d94a6635cb96148ccb3f34671bd8f5", "url": "https://files.pythonhosted.org/packages/a2/09/77d55d46fd61b4a135c444fc97158ef34a095e5681d0a6c10b75bf356191/sympy-1.14.0-py3-none-any.whl"}
    ],
    "sources": {"apt_build": [], "compile": false, "items": [], "soc_version": "ascend910b1"}},
   {"slug": "2-torch/deps",
@@ -198,7 +174,10 @@ args=(--repo "$root" --venv "$venv" --cache "$cache")
     "mpmath==1.3.0 --hash=sha256:a0b2b9fe80bbcd81a6647ff13108738cfb482d481d826cc0e02f5b35e5c88d2c",
     "multidict==7.2.1 --hash=sha256:295a15ccb8cfde9351dd6062b80af4e839460636b3c46813b4aa443905ded86a",
     "networkx==3.6.1 --hash=sha256:d47fbf302e7d9cbbb9e2555a0d267983d2aa476bac30e90dfbe5669bd57f3762",
+    "numpy==1.26.0 --hash=sha256:8c6adc33561bd1d46f81131d5352348350fc23df4d742bb246cdfca606ea1208",
+    "pillow==11.3.0 --hash=sha256:643f189248837533073c405ec2f0bb250ba54598cf80e8c1e043381a60632f58",
     "propcache==0.5.4 --hash=sha256:62530ca89187827e4a4fe733f971abe81a7542eeea48ff61995f19b64d7199c8",
+    "sympy==1.14.0 --hash=sha256:e091cc3e99d2141a0ba2847328f5479b05d94a6635cb96148ccb3f34671bd8f5",
     "typing-extensions==4.16.0 --hash=sha256:481caa481374e813c1b176ada14e97f1f67a4539ce9cfeb3f350d78d6370c2e8",
     "yarl==1.25.1 --hash=sha256:acae6b45d1ace09b6ba3876da43b88366ef368f73b988c7f57e14231753d4420"
    ],
@@ -216,193 +195,26 @@ args=(--repo "$root" --venv "$venv" --cache "$cache")
     {"index": "https://pypi.org/simple", "name": "mpmath-1.3.0-py3-none-any.whl", "project": "mpmath", "sha256": "a0b2b9fe80bbcd81a6647ff13108738cfb482d481d826cc0e02f5b35e5c88d2c", "url": "https://files.pythonhosted.org/packages/43/e3/7d92a15f894aa0c9c4b49b8ee9ac9850d6e63b03c9c32c0367a13ae62209/mpmath-1.3.0-py3-none-any.whl"},
     {"index": "https://pypi.org/simple", "name": "multidict-7.2.1-cp311-cp311-manylinux2014_aarch64.manylinux_2_17_aarch64.manylinux_2_28_aarch64.whl", "project": "multidict", "sha256": "295a15ccb8cfde9351dd6062b80af4e839460636b3c46813b4aa443905ded86a", "url": "https://files.pythonhosted.org/packages/8a/75/b8252bc6411f7f4b9649b83e143789b7bc1dda44f656b09ce74f894ca027/multidict-7.2.1-cp311-cp311-manylinux2014_aarch64.manylinux_2_17_aarch64.manylinux_2_28_aarch64.whl"},
     {"index": "https://pypi.org/simple", "name": "networkx-3.6.1-py3-none-any.whl", "project": "networkx", "sha256": "d47fbf302e7d9cbbb9e2555a0d267983d2aa476bac30e90dfbe5669bd57f3762", "url": "https://files.pythonhosted.org/packages/9e/c9/b2622292ea83fbb4ec318f5b9ab867d0a28ab43c5717bb85b0a5f6b3b0a4/networkx-3.6.1-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "numpy-1.26.0-cp311-cp311-manylinux_2_17_aarch64.manylinux2014_aarch64.whl", "project": "numpy", "sha256": "8c6adc33561bd1d46f81131d5352348350fc23df4d742bb246cdfca606ea1208", "url": "https://files.pythonhosted.org/packages/a9/84/baf694be765d68c73f0f8a9d52151c339aed5f2d64205824a6f29021170c/numpy-1.26.0-cp311-cp311-manylinux_2_17_aarch64.manylinux2014_aarch64.whl"},
+    {"index": "https://pypi.org/simple", "name": "pillow-11.3.0-cp311-cp311-manylinux_2_27_aarch64.manylinux_2_28_aarch64.whl", "project": "pillow", "sha256": "643f189248837533073c405ec2f0bb250ba54598cf80e8c1e043381a60632f58", "url": "https://files.pythonhosted.org/packages/6e/db/839d6ba7fd38b51af641aa904e2960e7a5644d60ec754c046b7d2aee00e5/pillow-11.3.0-cp311-cp311-manylinux_2_27_aarch64.manylinux_2_28_aarch64.whl"},
     {"index": "https://pypi.org/simple", "name": "propcache-0.5.4-cp311-cp311-manylinux2014_aarch64.manylinux_2_17_aarch64.manylinux_2_28_aarch64.whl", "project": "propcache", "sha256": "62530ca89187827e4a4fe733f971abe81a7542eeea48ff61995f19b64d7199c8", "url": "https://files.pythonhosted.org/packages/86/a8/7c6cd6bfead1a11f2e411e688640e6d26574cb0bde7dcaa7423b0b65ed7a/propcache-0.5.4-cp311-cp311-manylinux2014_aarch64.manylinux_2_17_aarch64.manylinux_2_28_aarch64.whl"},
+    {"index": "https://pypi.org/simple", "name": "sympy-1.14.0-py3-none-any.whl", "project": "sympy", "sha256": "e091cc3e99d2141a0ba2847328f5479b05d94a6635cb96148ccb3f34671bd8f5", "url": "https://files.pythonhosted.org/packages/a2/09/77d55d46fd61b4a135c444fc97158ef34a095e5681d0a6c10b75bf356191/sympy-1.14.0-py3-none-any.whl"},
     {"index": "https://pypi.org/simple", "name": "typing_extensions-4.16.0-py3-none-any.whl", "project": "typing-extensions", "sha256": "481caa481374e813c1b176ada14e97f1f67a4539ce9cfeb3f350d78d6370c2e8", "url": "https://files.pythonhosted.org/packages/49/d3/b8441a820a491ddfc024b0b0cf0393375b75ea13866d9c66727e54c2fc80/typing_extensions-4.16.0-py3-none-any.whl"},
     {"index": "https://pypi.org/simple", "name": "yarl-1.25.1-cp311-cp311-manylinux2014_aarch64.manylinux_2_17_aarch64.manylinux_2_28_aarch64.whl", "project": "yarl", "sha256": "acae6b45d1ace09b6ba3876da43b88366ef368f73b988c7f57e14231753d4420", "url": "https://files.pythonhosted.org/packages/f0/0b/5a516f70641092283f57cf3670bdb75e7327bcc0dcb5038697e4dfbfd569/yarl-1.25.1-cp311-cp311-manylinux2014_aarch64.manylinux_2_17_aarch64.manylinux_2_28_aarch64.whl"}
    ],
    "sources": {"apt_build": [], "compile": false, "items": [], "soc_version": "ascend910b1"}},
-  {"slug": "2-torch/pins-torch-sglang",
+  {"slug": "2-torch/pins",
    "requirements": [
-    "torch==2.8.0 --hash=sha256:220a06fd7af8b653c35d359dfe1aaf32f65aa85befa342629f716acb134b9710"
-   ],
-   "files": [
-    {"index": "https://pypi.org/simple", "name": "torch-2.8.0-cp311-cp311-manylinux_2_28_aarch64.whl", "project": "torch", "sha256": "220a06fd7af8b653c35d359dfe1aaf32f65aa85befa342629f716acb134b9710", "url": "https://files.pythonhosted.org/packages/8f/c4/3e7a3887eba14e815e614db70b3b529112d1513d9dae6f4d43e373360b7f/torch-2.8.0-cp311-cp311-manylinux_2_28_aarch64.whl"}
-   ],
-   "sources": {"apt_build": [], "compile": false, "items": [], "soc_version": "ascend910b1"}},
-  {"slug": "2-torch/pins-torchvision-sglang",
-   "requirements": [
+    "torch==2.8.0 --hash=sha256:220a06fd7af8b653c35d359dfe1aaf32f65aa85befa342629f716acb134b9710",
+    "torch-npu==2.8.0.post2 --hash=sha256:dc1f9526f0704bdb4f2b76d1706b14dcd35f8721f4fa08ef8cdf13af7c9051f9",
     "torchvision==0.23.0 --hash=sha256:01dc33ee24c79148aee7cdbcf34ae8a3c9da1674a591e781577b716d233b1fa6"
    ],
    "files": [
+    {"index": "https://pypi.org/simple", "name": "torch-2.8.0-cp311-cp311-manylinux_2_28_aarch64.whl", "project": "torch", "sha256": "220a06fd7af8b653c35d359dfe1aaf32f65aa85befa342629f716acb134b9710", "url": "https://files.pythonhosted.org/packages/8f/c4/3e7a3887eba14e815e614db70b3b529112d1513d9dae6f4d43e373360b7f/torch-2.8.0-cp311-cp311-manylinux_2_28_aarch64.whl"},
+    {"index": "https://pypi.org/simple", "name": "torch_npu-2.8.0.post2-cp311-cp311-manylinux_2_28_aarch64.whl", "project": "torch-npu", "sha256": "dc1f9526f0704bdb4f2b76d1706b14dcd35f8721f4fa08ef8cdf13af7c9051f9", "url": "https://files.pythonhosted.org/packages/f3/cc/9af8cbd31c735f5b946c6d519518fa3526168cac0a24a0f40388cd04f72e/torch_npu-2.8.0.post2-cp311-cp311-manylinux_2_28_aarch64.whl"},
     {"index": "https://pypi.org/simple", "name": "torchvision-0.23.0-cp311-cp311-manylinux_2_28_aarch64.whl", "project": "torchvision", "sha256": "01dc33ee24c79148aee7cdbcf34ae8a3c9da1674a591e781577b716d233b1fa6", "url": "https://files.pythonhosted.org/packages/dd/14/7b44fe766b7d11e064c539d92a172fa9689a53b69029e24f2f1f51e7dc56/torchvision-0.23.0-cp311-cp311-manylinux_2_28_aarch64.whl"}
    ],
-   "sources": {"apt_build": [], "compile": false, "items": [], "soc_version": "ascend910b1"}},
-  {"slug": "2-torch/pins-torch_npu-sglang",
-   "requirements": [
-    "torch-npu==2.8.0.post2 --hash=sha256:dc1f9526f0704bdb4f2b76d1706b14dcd35f8721f4fa08ef8cdf13af7c9051f9"
-   ],
-   "files": [
-    {"index": "https://pypi.org/simple", "name": "torch_npu-2.8.0.post2-cp311-cp311-manylinux_2_28_aarch64.whl", "project": "torch-npu", "sha256": "dc1f9526f0704bdb4f2b76d1706b14dcd35f8721f4fa08ef8cdf13af7c9051f9", "url": "https://files.pythonhosted.org/packages/f3/cc/9af8cbd31c735f5b946c6d519518fa3526168cac0a24a0f40388cd04f72e/torch_npu-2.8.0.post2-cp311-cp311-manylinux_2_28_aarch64.whl"}
-   ],
-   "sources": {"apt_build": [], "compile": false, "items": [], "soc_version": "ascend910b1"}},
-  {"slug": "2-torch/pins-triton-ascend",
-   "requirements": [
-   ],
-   "files": [
-   ],
    "sources": {"apt_build": [], "compile": false, "items": [{"component": "triton-ascend", "dist": "triton-ascend", "env": {}, "fetch": {"dist": "triton-ascend", "file": "", "index": "https://mirrors.huaweicloud.com/ascend/repos/pypi", "platform": "linux/arm64", "sha256": "", "version": "3.2.2"}, "file": "", "kind": "index", "sha256": "", "soc_env": "", "version": "3.2.2"}], "soc_version": "ascend910b1"}},
-  {"slug": "3-frameworks/deps-av",
-   "requirements": [
-    "av==18.1.0 --hash=sha256:6fc837cc51adf80331ac850779cd53b5d4c4460b0ebe9057a02a921c6736f19d"
-   ],
-   "files": [
-    {"index": "https://pypi.org/simple", "name": "av-18.1.0-cp311-abi3-manylinux_2_28_aarch64.whl", "project": "av", "sha256": "6fc837cc51adf80331ac850779cd53b5d4c4460b0ebe9057a02a921c6736f19d", "url": "https://files.pythonhosted.org/packages/d9/84/2464ffb64c08c5ce8b522c8e74594714414e3b0575267652c5c51c0574b9/av-18.1.0-cp311-abi3-manylinux_2_28_aarch64.whl"}
-   ],
-   "sources": {"apt_build": [], "compile": false, "items": [], "soc_version": "ascend910b1"}},
-  {"slug": "3-frameworks/deps-diffusers",
-   "requirements": [
-    "diffusers==0.37.0 --hash=sha256:7eab74bf896974250b5e1027cae813aba1004f02d97c9b44891b83713386aa08"
-   ],
-   "files": [
-    {"index": "https://pypi.org/simple", "name": "diffusers-0.37.0-py3-none-any.whl", "project": "diffusers", "sha256": "7eab74bf896974250b5e1027cae813aba1004f02d97c9b44891b83713386aa08", "url": "https://files.pythonhosted.org/packages/f7/55/586a3a2b9c95f371c9c3cb048c3cac15aedcce8d6d53ebd6bbc46860722d/diffusers-0.37.0-py3-none-any.whl"}
-   ],
-   "sources": {"apt_build": [], "compile": false, "items": [], "soc_version": "ascend910b1"}},
-  {"slug": "3-frameworks/deps-grpcio",
-   "requirements": [
-    "grpcio==1.85.3 --hash=sha256:885f8c19eb4f472dc9b91bec03ea8b2b135027b4d94c4386501069a7b6e08efa"
-   ],
-   "files": [
-    {"index": "https://pypi.org/simple", "name": "grpcio-1.85.3-cp311-cp311-manylinux2014_aarch64.manylinux_2_17_aarch64.whl", "project": "grpcio", "sha256": "885f8c19eb4f472dc9b91bec03ea8b2b135027b4d94c4386501069a7b6e08efa", "url": "https://files.pythonhosted.org/packages/c9/20/60aa8fa3e457e549dfbd159b54a5ec7857d3ec228ed82dc5f35ee1b04815/grpcio-1.85.3-cp311-cp311-manylinux2014_aarch64.manylinux_2_17_aarch64.whl"}
-   ],
-   "sources": {"apt_build": [], "compile": false, "items": [], "soc_version": "ascend910b1"}},
-  {"slug": "3-frameworks/deps-imageio-ffmpeg",
-   "requirements": [
-    "imageio-ffmpeg==0.5.1 --hash=sha256:7fa9132a291d5eb28c44553550deb40cbdab831f2a614e55360301a6582eb205"
-   ],
-   "files": [
-    {"index": "https://pypi.org/simple", "name": "imageio_ffmpeg-0.5.1-py3-none-manylinux2014_aarch64.whl", "project": "imageio-ffmpeg", "sha256": "7fa9132a291d5eb28c44553550deb40cbdab831f2a614e55360301a6582eb205", "url": "https://files.pythonhosted.org/packages/cd/ca/8537cdbf1a6852912cb293fa23dc7adf256cec793113485447f0cbf0fe79/imageio_ffmpeg-0.5.1-py3-none-manylinux2014_aarch64.whl"}
-   ],
-   "sources": {"apt_build": [], "compile": false, "items": [], "soc_version": "ascend910b1"}},
-  {"slug": "3-frameworks/deps-llguidance",
-   "requirements": [
-    "llguidance==0.7.30 --hash=sha256:af8741c867e4bc7e42f7cdc68350c076b4edd0ca10ecefbde75f15a9f6bc25d0"
-   ],
-   "files": [
-    {"index": "https://pypi.org/simple", "name": "llguidance-0.7.30-cp39-abi3-manylinux_2_17_aarch64.manylinux2014_aarch64.whl", "project": "llguidance", "sha256": "af8741c867e4bc7e42f7cdc68350c076b4edd0ca10ecefbde75f15a9f6bc25d0", "url": "https://files.pythonhosted.org/packages/9c/5b/6a166564b14f9f805f0ea01ec233a84f55789cb7eeffe1d6224ccd0e6cdd/llguidance-0.7.30-cp39-abi3-manylinux_2_17_aarch64.manylinux2014_aarch64.whl"}
-   ],
-   "sources": {"apt_build": [], "compile": false, "items": [], "soc_version": "ascend910b1"}},
-  {"slug": "3-frameworks/deps-lxml",
-   "requirements": [
-    "lxml==6.2.0 --hash=sha256:7a6265654a7d9d3cbdf280988470c8b645f58fca20550f7158269b36549fe8c2"
-   ],
-   "files": [
-    {"index": "https://pypi.org/simple", "name": "lxml-6.2.0-cp311-cp311-manylinux_2_26_aarch64.manylinux_2_28_aarch64.whl", "project": "lxml", "sha256": "7a6265654a7d9d3cbdf280988470c8b645f58fca20550f7158269b36549fe8c2", "url": "https://files.pythonhosted.org/packages/0e/03/29f3479daa5f5547538c222d461674cecaf2a69afddea4b37cf58037e637/lxml-6.2.0-cp311-cp311-manylinux_2_26_aarch64.manylinux_2_28_aarch64.whl"}
-   ],
-   "sources": {"apt_build": [], "compile": false, "items": [], "soc_version": "ascend910b1"}},
-  {"slug": "3-frameworks/deps-mistral-common",
-   "requirements": [
-    "mistral-common==1.13.1 --hash=sha256:98b4d0755b8d90bf4691fa8f1b70cb3b4a8cd4dc1653c4ed08ef3d1c7d2c29af"
-   ],
-   "files": [
-    {"index": "https://pypi.org/simple", "name": "mistral_common-1.13.1-py3-none-any.whl", "project": "mistral-common", "sha256": "98b4d0755b8d90bf4691fa8f1b70cb3b4a8cd4dc1653c4ed08ef3d1c7d2c29af", "url": "https://files.pythonhosted.org/packages/e5/9c/58411e76b2bdd31a012a756dd0d13a624669cdd728e8966d709113d0d437/mistral_common-1.13.1-py3-none-any.whl"}
-   ],
-   "sources": {"apt_build": [], "compile": false, "items": [], "soc_version": "ascend910b1"}},
-  {"slug": "3-frameworks/deps-modelscope",
-   "requirements": [
-    "modelscope==1.40.2 --hash=sha256:ea03e0ec4a73398a488d3d240cda4f0c5b62390377a134756d4074a3036cb909"
-   ],
-   "files": [
-    {"index": "https://pypi.org/simple", "name": "modelscope-1.40.2-py3-none-any.whl", "project": "modelscope", "sha256": "ea03e0ec4a73398a488d3d240cda4f0c5b62390377a134756d4074a3036cb909", "url": "https://files.pythonhosted.org/packages/b9/8a/e85b79ee1c541f7bbf208fd7a6185c9b11e50c192b1071b0750db26b09e9/modelscope-1.40.2-py3-none-any.whl"}
-   ],
-   "sources": {"apt_build": [], "compile": false, "items": [], "soc_version": "ascend910b1"}},
-  {"slug": "3-frameworks/deps-opencv-python",
-   "requirements": [
-    "opencv-python==4.10.0.84 --hash=sha256:09a332b50488e2dda866a6c5573ee192fe3583239fb26ff2f7f9ceb0bc119ea6"
-   ],
-   "files": [
-    {"index": "https://pypi.org/simple", "name": "opencv_python-4.10.0.84-cp37-abi3-manylinux_2_17_aarch64.manylinux2014_aarch64.whl", "project": "opencv-python", "sha256": "09a332b50488e2dda866a6c5573ee192fe3583239fb26ff2f7f9ceb0bc119ea6", "url": "https://files.pythonhosted.org/packages/81/e4/7a987ebecfe5ceaf32db413b67ff18eb3092c598408862fff4d7cc3fd19b/opencv_python-4.10.0.84-cp37-abi3-manylinux_2_17_aarch64.manylinux2014_aarch64.whl"}
-   ],
-   "sources": {"apt_build": [], "compile": false, "items": [], "soc_version": "ascend910b1"}},
-  {"slug": "3-frameworks/deps-opencv-python-headless",
-   "requirements": [
-    "opencv-python-headless==4.10.0.84 --hash=sha256:46071015ff9ab40fccd8a163da0ee14ce9846349f06c6c8c0f2870856ffa45db"
-   ],
-   "files": [
-    {"index": "https://pypi.org/simple", "name": "opencv_python_headless-4.10.0.84-cp37-abi3-manylinux_2_17_aarch64.manylinux2014_aarch64.whl", "project": "opencv-python-headless", "sha256": "46071015ff9ab40fccd8a163da0ee14ce9846349f06c6c8c0f2870856ffa45db", "url": "https://files.pythonhosted.org/packages/91/61/f838ce2046f3ec3591ea59ea3549085e399525d3b4558c4ed60b55ed88c0/opencv_python_headless-4.10.0.84-cp37-abi3-manylinux_2_17_aarch64.manylinux2014_aarch64.whl"}
-   ],
-   "sources": {"apt_build": [], "compile": false, "items": [], "soc_version": "ascend910b1"}},
-  {"slug": "3-frameworks/deps-pandas",
-   "requirements": [
-    "pandas==2.3.3 --hash=sha256:b468d3dad6ff947df92dcb32ede5b7bd41a9b3cceef0a30ed925f6d01fb8fa66"
-   ],
-   "files": [
-    {"index": "https://pypi.org/simple", "name": "pandas-2.3.3-cp311-cp311-manylinux_2_24_aarch64.manylinux_2_28_aarch64.whl", "project": "pandas", "sha256": "b468d3dad6ff947df92dcb32ede5b7bd41a9b3cceef0a30ed925f6d01fb8fa66", "url": "https://files.pythonhosted.org/packages/fe/e4/de154cbfeee13383ad58d23017da99390b91d73f8c11856f2095e813201b/pandas-2.3.3-cp311-cp311-manylinux_2_24_aarch64.manylinux_2_28_aarch64.whl"}
-   ],
-   "sources": {"apt_build": [], "compile": false, "items": [], "soc_version": "ascend910b1"}},
-  {"slug": "3-frameworks/deps-pyarrow",
-   "requirements": [
-    "pyarrow==24.0.0 --hash=sha256:0b3537c00fb8d384f15ac1e79b6eb6db04a16514c8c1d22e59a9b95c8ba42868"
-   ],
-   "files": [
-    {"index": "https://pypi.org/simple", "name": "pyarrow-24.0.0-cp311-cp311-manylinux_2_28_aarch64.whl", "project": "pyarrow", "sha256": "0b3537c00fb8d384f15ac1e79b6eb6db04a16514c8c1d22e59a9b95c8ba42868", "url": "https://files.pythonhosted.org/packages/eb/8e/fb178720400ef69db251eb4a9c3ccf4af269bc1feb5055529b8fc87170d1/pyarrow-24.0.0-cp311-cp311-manylinux_2_28_aarch64.whl"}
-   ],
-   "sources": {"apt_build": [], "compile": false, "items": [], "soc_version": "ascend910b1"}},
-  {"slug": "3-frameworks/deps-pycountry",
-   "requirements": [
-    "pycountry==26.2.16 --hash=sha256:115c4baf7cceaa30f59a4694d79483c9167dbce7a9de4d3d571c5f3ea77c305a"
-   ],
-   "files": [
-    {"index": "https://pypi.org/simple", "name": "pycountry-26.2.16-py3-none-any.whl", "project": "pycountry", "sha256": "115c4baf7cceaa30f59a4694d79483c9167dbce7a9de4d3d571c5f3ea77c305a", "url": "https://files.pythonhosted.org/packages/9c/42/7703bd45b62fecd44cd7d3495423097e2f7d28bc2e99e7c1af68892ab157/pycountry-26.2.16-py3-none-any.whl"}
-   ],
-   "sources": {"apt_build": [], "compile": false, "items": [], "soc_version": "ascend910b1"}},
-  {"slug": "3-frameworks/deps-scikit-image",
-   "requirements": [
-    "scikit-image==0.25.2 --hash=sha256:b2cfc96b27afe9a05bc92f8c6235321d3a66499995675b27415e0d0c76625173"
-   ],
-   "files": [
-    {"index": "https://pypi.org/simple", "name": "scikit_image-0.25.2-cp311-cp311-manylinux_2_17_aarch64.manylinux2014_aarch64.whl", "project": "scikit-image", "sha256": "b2cfc96b27afe9a05bc92f8c6235321d3a66499995675b27415e0d0c76625173", "url": "https://files.pythonhosted.org/packages/ef/14/0c4a02cb27ca8b1e836886b9ec7c9149de03053650e9e2ed0625f248dd92/scikit_image-0.25.2-cp311-cp311-manylinux_2_17_aarch64.manylinux2014_aarch64.whl"}
-   ],
-   "sources": {"apt_build": [], "compile": false, "items": [], "soc_version": "ascend910b1"}},
-  {"slug": "3-frameworks/deps-scikit-learn",
-   "requirements": [
-    "scikit-learn==1.9.1 --hash=sha256:4298fcc01b3d8fa9768d36894e99cce0747b3b2dd73bfd80779e393769d0afab"
-   ],
-   "files": [
-    {"index": "https://pypi.org/simple", "name": "scikit_learn-1.9.1-cp311-cp311-manylinux_2_27_aarch64.manylinux_2_28_aarch64.whl", "project": "scikit-learn", "sha256": "4298fcc01b3d8fa9768d36894e99cce0747b3b2dd73bfd80779e393769d0afab", "url": "https://files.pythonhosted.org/packages/a1/aa/a7a61517eaaa8acbf6061d255a625034e4afa277caff47e829574cc21d1c/scikit_learn-1.9.1-cp311-cp311-manylinux_2_27_aarch64.manylinux_2_28_aarch64.whl"}
-   ],
-   "sources": {"apt_build": [], "compile": false, "items": [], "soc_version": "ascend910b1"}},
-  {"slug": "3-frameworks/deps-scipy",
-   "requirements": [
-    "scipy==1.16.3 --hash=sha256:532fb5ad6a87e9e9cd9c959b106b73145a03f04c7d57ea3e6f6bb60b86ab0876"
-   ],
-   "files": [
-    {"index": "https://pypi.org/simple", "name": "scipy-1.16.3-cp311-cp311-manylinux2014_aarch64.manylinux_2_17_aarch64.whl", "project": "scipy", "sha256": "532fb5ad6a87e9e9cd9c959b106b73145a03f04c7d57ea3e6f6bb60b86ab0876", "url": "https://files.pythonhosted.org/packages/be/a0/668c4609ce6dbf2f948e167836ccaf897f95fb63fa231c87da7558a374cd/scipy-1.16.3-cp311-cp311-manylinux2014_aarch64.manylinux_2_17_aarch64.whl"}
-   ],
-   "sources": {"apt_build": [], "compile": false, "items": [], "soc_version": "ascend910b1"}},
-  {"slug": "3-frameworks/deps-torchao",
-   "requirements": [
-    "torchao==0.9.0 --hash=sha256:ea5603c32762f1a9ade1a4dc7b00f5246623b24a28e49e666f614c79a408712a"
-   ],
-   "files": [
-    {"index": "https://pypi.org/simple", "name": "torchao-0.9.0-py3-none-any.whl", "project": "torchao", "sha256": "ea5603c32762f1a9ade1a4dc7b00f5246623b24a28e49e666f614c79a408712a", "url": "https://files.pythonhosted.org/packages/db/72/01f755514fb61eadc80b974eb4bd4f22f3009b35457773523e3bd497c511/torchao-0.9.0-py3-none-any.whl"}
-   ],
-   "sources": {"apt_build": [], "compile": false, "items": [], "soc_version": "ascend910b1"}},
-  {"slug": "3-frameworks/deps-xatlas",
-   "requirements": [
-    "xatlas==0.0.11 --hash=sha256:72f0bc6c42c19252be87e947d9dfe251c8d6c6943fd43e3d173ddc6b1afad693"
-   ],
-   "files": [
-    {"index": "https://pypi.org/simple", "name": "xatlas-0.0.11.tar.gz", "project": "xatlas", "sha256": "72f0bc6c42c19252be87e947d9dfe251c8d6c6943fd43e3d173ddc6b1afad693", "url": "https://files.pythonhosted.org/packages/7c/fe/32adb4dbdf5485c185de9b62b83d434f12ca5be8a000d9882c871808987b/xatlas-0.0.11.tar.gz"}
-   ],
-   "sources": {"apt_build": [], "compile": true, "items": [], "soc_version": "ascend910b1"}},
-  {"slug": "3-frameworks/deps-xgrammar",
-   "requirements": [
-    "xgrammar==0.1.32 --hash=sha256:a332c0364f665b410a6cfc2ada155c3a6ede430e385ac431015e31735a64fec3"
-   ],
-   "files": [
-    {"index": "https://pypi.org/simple", "name": "xgrammar-0.1.32-cp311-cp311-manylinux_2_26_aarch64.manylinux_2_28_aarch64.whl", "project": "xgrammar", "sha256": "a332c0364f665b410a6cfc2ada155c3a6ede430e385ac431015e31735a64fec3", "url": "https://files.pythonhosted.org/packages/90/ea/2f4c8616d8ed0b5a3eb4e417b4987ad5a8d9dd9336ed966a8d48ffd45907/xgrammar-0.1.32-cp311-cp311-manylinux_2_26_aarch64.manylinux_2_28_aarch64.whl"}
-   ],
-   "sources": {"apt_build": [], "compile": false, "items": [], "soc_version": "ascend910b1"}},
   {"slug": "3-frameworks/deps",
    "requirements": [
     "addict==2.4.0 --hash=sha256:249bb56bbfd3cdc2a004ea0ff4c2b6ddc84d53bc2194761636eb314d5cfa5dfc",
@@ -412,6 +224,7 @@ args=(--repo "$root" --venv "$venv" --cache "$cache")
     "anthropic==2.16.0 --hash=sha256:fda498e294f8e29cda37862d8cdfa9721dd8ac9489b1c6d5fefadcd6f01d3b33",
     "anyio==4.16.0 --hash=sha256:c66ae634e0b8228396b801741beb3294326d4b6102f7bba4041c0dfb58c29026",
     "asttokens==3.0.2 --hash=sha256:9da13157f5b28becde0bd374fc677dcd3c290614264eff096f167c469cd9f933",
+    "av==18.1.0 --hash=sha256:6fc837cc51adf80331ac850779cd53b5d4c4460b0ebe9057a02a921c6736f19d",
     "blobfile==3.0.0 --hash=sha256:48ecc3307e622804bd8fe13bf6f40e6463c4439eba7a1f9ad49fd78aa63cc658",
     "build==1.6.1 --hash=sha256:ecd351a4be9d35a9eaaba244a7687143c9c7d4aea6ac964e7e7ddab20cbcf4e7",
     "cache-dit==1.2.1 --hash=sha256:5f3393385b6b5c1363a221188922e0d4266a33a6af94f7c85caeb14ccac05748",
@@ -425,6 +238,7 @@ args=(--repo "$root" --venv "$venv" --cache "$cache")
     "cryptography==50.0.2 --hash=sha256:87e9ce85beb6b328ba370cc6e6aea483c92617b4c95b1d33a49297eb662bfb04",
     "datasets==5.0.1 --hash=sha256:9fbf73688f8c18f7529b4fe592abd04015f81d1e58001e4bac73ffb2b39d7cc4",
     "decorator==5.3.1 --hash=sha256:f47fe6fdbd2edd623ecfe36875d37aba411624e2670dd395dddae1358689bb3c",
+    "diffusers==0.37.0 --hash=sha256:7eab74bf896974250b5e1027cae813aba1004f02d97c9b44891b83713386aa08",
     "dill==0.4.1 --hash=sha256:1e1ce33e978ae97fcfcff5638477032b801c46c7c65cf717f95fbc2248f79a9d",
     "diskcache==5.6.3 --hash=sha256:5e31b2d5fbad117cc363ebaf6b689474db18a1f6438bc82358b024abd4c2ca19",
     "distro==1.9.0 --hash=sha256:7bffd925d65168f85027d8da9af6bddab658135b840670a223589bc0c8ef02b2",
@@ -434,6 +248,7 @@ args=(--repo "$root" --venv "$venv" --cache "$cache")
     "fastapi==0.165.0 --hash=sha256:896f48462042bb4f162147eb8fac7e858753dc1f486765709baf105d70e4fc5b",
     "gguf==0.19.0 --hash=sha256:70bcd10edfe697fb2dad6e40af2234b9d8ece9a41a99761405121ebda1c3c1cd",
     "gpytorch==1.15.2 --hash=sha256:2112fdc7c0c0bf56a7f2444663cfc80fdfc3e19724399d6303a83d8efdd71e9e",
+    "grpcio==1.85.3 --hash=sha256:885f8c19eb4f472dc9b91bec03ea8b2b135027b4d94c4386501069a7b6e08efa",
     "grpcio-health-checking==1.85.1 --hash=sha256:05e1cb0cc69706f89e884d219c9b2b9da4f561c1c610e9987ee4492b9c826ad1",
     "grpcio-reflection==1.85.1 --hash=sha256:476f98ec652a5d69f837781ef44c9ff65ebc116e58a6c1dc7712526ac071262a",
     "h11==0.16.0 --hash=sha256:63cf8bbe7522de3bf65932fda1d9c2772064ffb3dae62d55932da54b31cb6c86",
@@ -445,6 +260,7 @@ args=(--repo "$root" --venv "$venv" --cache "$cache")
     "httpx2==2.16.2 --hash=sha256:f05c13aade4c45dbf1c9060647a1058f0acad62398fad96e741269edb33d46f5",
     "huggingface-hub==1.16.1 --hash=sha256:64340de934b9ce37857ef85a82de72f5629e8a270f9119eabb12bf495eb53c22",
     "imageio==2.36.0 --hash=sha256:471f1eda55618ee44a3c9960911c35e647d9284c68f077e868df633398f137f0",
+    "imageio-ffmpeg==0.5.1 --hash=sha256:7fa9132a291d5eb28c44553550deb40cbdab831f2a614e55360301a6582eb205",
     "importlib-metadata==10.2.0 --hash=sha256:c7a4bf1c7479601f6b8e437cfc14f4f77028ba62a8f34ae95cd93d9774dfba51",
     "iniconfig==2.3.1 --hash=sha256:9121e2c1fdb355232495be3194c8dfe87ccc2d5dee45947b78e68f499790d7a7",
     "interegular==0.3.3 --hash=sha256:b0c07007d48c89d6d19f7204972d369b2a77222722e126b6aa63aa721dc3b19c",
@@ -459,10 +275,14 @@ args=(--repo "$root" --venv "$venv" --cache "$cache")
     "lazy-importer==0.1.0 --hash=sha256:bd93fab7bef18e842eea02b839410954d37889140dc64ca4d9680aec6880c739",
     "lazy-loader==0.6 --hash=sha256:77253be3391b06124a0e16105bd663b6c54470af1a9ca8e1cf026f38d58ed056",
     "linear-operator==0.6.1 --hash=sha256:a5981c1fcda08df3a210dffb6e8019b4751f4afaf3ffc822c24eaaf56b11eed9",
+    "llguidance==0.7.30 --hash=sha256:af8741c867e4bc7e42f7cdc68350c076b4edd0ca10ecefbde75f15a9f6bc25d0",
     "loguru==0.7.3 --hash=sha256:31a33c10c8e1e10422bfd431aeb5d351c7cf7fa671e3c4df004162264b28220c",
+    "lxml==6.2.0 --hash=sha256:7a6265654a7d9d3cbdf280988470c8b645f58fca20550f7158269b36549fe8c2",
     "markdown-it-py==4.3.0 --hash=sha256:7aa1511a46c39138de78d9eba92ce47e63124d8003fc98b3a351909e04239efa",
     "matplotlib-inline==0.2.2 --hash=sha256:3c821cf1c209f59fb2d2d64abbf5b23b67bcb2210d663f9918dd851c6da1fcf6",
     "mdurl==0.1.2 --hash=sha256:84008a41e51615a49fc9966191ff91509e3c40b939176e643fd50a5c2196b8f8",
+    "mistral-common==1.13.1 --hash=sha256:98b4d0755b8d90bf4691fa8f1b70cb3b4a8cd4dc1653c4ed08ef3d1c7d2c29af",
+    "modelscope==1.40.2 --hash=sha256:ea03e0ec4a73398a488d3d240cda4f0c5b62390377a134756d4074a3036cb909",
     "modelscope-hub==0.5.1 --hash=sha256:4df7508c17359017cd85a5fb15155c048d29ade64790322acb64134a299c53b1",
     "moviepy==2.2.1 --hash=sha256:6b56803fec2ac54b557404126ac1160e65448e03798fa282bd23e8fab3795060",
     "msgspec==0.23.0 --hash=sha256:6ce60801cf7c8368819ca755deec31a0da02137544dc5d3ab065aac5e59e7cdb",
@@ -473,10 +293,13 @@ args=(--repo "$root" --venv "$venv" --cache "$cache")
     "nvtx==0.2.17 --hash=sha256:2647d528b43aeacc3ad699bc72d7148d7a2546ff4821e2825ab636ab2fd15fe4",
     "openai==2.6.1 --hash=sha256:904e4b5254a8416746a2f05649594fa41b19d799843cd134dac86167e094edef",
     "openai-harmony==0.0.4 --hash=sha256:3cf2344366f10981bbc0f6d9949a0b2bb87151d209ed295943ed6ad8eda37932",
+    "opencv-python==4.10.0.84 --hash=sha256:09a332b50488e2dda866a6c5573ee192fe3583239fb26ff2f7f9ceb0bc119ea6",
+    "opencv-python-headless==4.10.0.84 --hash=sha256:46071015ff9ab40fccd8a163da0ee14ce9846349f06c6c8c0f2870856ffa45db",
     "opentelemetry-api==1.45.2 --hash=sha256:2cbd737377e710ee740d261c94e93fa0f08e6d037c18f17513cc0a2d94479a34",
     "orjson==3.13.0 --hash=sha256:dd9d9a101bd8dbfad112170f009cd155e52bb8c936468821a0d03cbb96c0e426",
     "outlines==0.1.11 --hash=sha256:f5a5f2242ed9802d3aab7a92789bf4008d734c576be9258cc0a297f690124727",
     "outlines-core==0.1.26 --hash=sha256:a8932044a3d9329be53a226118850638f85b4d7842f9b863d0a123f23de220cd",
+    "pandas==2.3.3 --hash=sha256:b468d3dad6ff947df92dcb32ede5b7bd41a9b3cceef0a30ed925f6d01fb8fa66",
     "parso==0.8.7 --hash=sha256:a8926eb2a1b915486941fdbd31e86a4baf88fe8c210f25f2f35ecec5b574ca1c",
     "partial-json-parser==0.2.1.1.post7 --hash=sha256:145119e5eabcf80cbb13844a6b50a85c68bf99d376f8ed771e2a3c3b03e653ae",
     "pexpect==4.9.0 --hash=sha256:7236d1e080e4936be2dc3e326cec0af72acf9212a7e1d060210e70a47e253523",
@@ -489,8 +312,10 @@ args=(--repo "$root" --venv "$venv" --cache "$cache")
     "ptyprocess==0.7.0 --hash=sha256:4b41f3967fce3af57cc7e94b888626c18bf37a083e3651ca8feeb66d492fef35",
     "pure-eval==0.2.4 --hash=sha256:96cae060a313cfaad51bb761278bfb0e62dc0248d9315a81173752dc546cd37a",
     "py-spy==0.4.3 --hash=sha256:bbcec46930d464b3bfc142d6d02ade4dd8ad5627823263b3eff0280e80c7c132",
+    "pyarrow==24.0.0 --hash=sha256:0b3537c00fb8d384f15ac1e79b6eb6db04a16514c8c1d22e59a9b95c8ba42868",
     "pybase64==1.5.1 --hash=sha256:c8dd47a222cc4b5fa504930265d9624fa0b00a80801a3f150a8d0b21bec7429c",
     "pybind11==3.1.0 --hash=sha256:b8488090f8acffbcb6b5d6a85571a6827a0a2981ffb75e5a0b27b87c4a6b7dd0",
+    "pycountry==26.2.16 --hash=sha256:115c4baf7cceaa30f59a4694d79483c9167dbce7a9de4d3d571c5f3ea77c305a",
     "pycparser==3.12 --hash=sha256:a076f3f489b39b43ed13563a1dafe42447445bec2e294154ec5c57fcdda4c85e",
     "pycryptodomex==3.24.2 --hash=sha256:97dc6ea02ec1ed55dca0fbc98758ac23d0ca8ce9d7ea32d538c2851e23b8b27f",
     "pydantic==2.14.4 --hash=sha256:653a2ad9f6d8858529c77c72717d0ea991d6c6837fe683246b2f4b2bbfc3fadc",
@@ -513,6 +338,9 @@ args=(--repo "$root" --venv "$venv" --cache "$cache")
     "rich==15.0.0 --hash=sha256:33bd4ef74232fb73fe9279a257718407f169c09b78a87ad3d296f548e27de0bb",
     "rpds-py==2026.9.1 --hash=sha256:e01b3c878c8641913e688edd1b3f08658c6783d29cf6b826bd3c0d1ae7a1ffaa",
     "safetensors==0.8.0 --hash=sha256:7a46e5ff292c356d6991e60942ba7f79817682d3a2cef0702136448cb9c4d235",
+    "scikit-image==0.25.2 --hash=sha256:b2cfc96b27afe9a05bc92f8c6235321d3a66499995675b27415e0d0c76625173",
+    "scikit-learn==1.9.1 --hash=sha256:4298fcc01b3d8fa9768d36894e99cce0747b3b2dd73bfd80779e393769d0afab",
+    "scipy==1.16.3 --hash=sha256:532fb5ad6a87e9e9cd9c959b106b73145a03f04c7d57ea3e6f6bb60b86ab0876",
     "sentencepiece==0.2.3 --hash=sha256:855b047e02fb9c7aae2f673f5c1adbd42a4a0e8ce77e5090d14ff26f9282749d",
     "setproctitle==1.3.8 --hash=sha256:861380b2244983d12b6fe00e4a49f16f9946932245a252dd16c1f5ef7d1be632",
     "shellingham==1.5.4 --hash=sha256:7ecfff8f2fd72616f7481040475a65b2bf8af90a56c89140852d1120324e8686",
@@ -527,6 +355,7 @@ args=(--repo "$root" --venv "$venv" --cache "$cache")
     "threadpoolctl==3.8.0 --hash=sha256:f1b49c82704d50f13ffae019c727b0fa4f6791a58f48f06a09c45face1be66da",
     "tifffile==2026.3.3 --hash=sha256:e8be15c94273113d31ecb7aa3a39822189dd11c4967e3cc88c178f1ad2fd1170",
     "tiktoken==0.14.0 --hash=sha256:1f83081065ee5833d35b49e9180f3d8d15622a603dd1c435da0da6cc12b3662f",
+    "torchao==0.9.0 --hash=sha256:ea5603c32762f1a9ade1a4dc7b00f5246623b24a28e49e666f614c79a408712a",
     "tqdm==4.70.1 --hash=sha256:c293e525e6fef9c20e8728fd4612df02a0aa31bb5fe91ecd93e123b1b7bffa73",
     "traitlets==5.16.1 --hash=sha256:f775618166caa0396c8e337099240f2bd3e5e917d203b2e6fbe21a58d3cb1f6b",
     "trimesh==5.2.0 --hash=sha256:04db2c7ec62afdd7763fb04c82bb5f257ddd984993a19ee83697f475fc58fd29",
@@ -538,6 +367,8 @@ args=(--repo "$root" --venv "$venv" --cache "$cache")
     "uvicorn==0.55.0 --hash=sha256:bee604c5af6e15fb0584913c632b222c09db1048c26fc05053203207c4b9e37d",
     "uvloop==0.23.0 --hash=sha256:8fcd721113260ffb5e38bf14a8725b17d431f34209f7d1c7005b667946e630b3",
     "wcwidth==0.9.4 --hash=sha256:093469e01d881bff3db93ff3f56c364dc87c441ea01f9f41c22de0c0bdf5c6ef",
+    "xatlas==0.0.11 --hash=sha256:72f0bc6c42c19252be87e947d9dfe251c8d6c6943fd43e3d173ddc6b1afad693",
+    "xgrammar==0.1.32 --hash=sha256:a332c0364f665b410a6cfc2ada155c3a6ede430e385ac431015e31735a64fec3",
     "xxhash==4.1.0 --hash=sha256:f948b71013e0a0922176563dd4538967e2d7717b845bd61e0407f2e410962050",
     "zipp==4.1.2 --hash=sha256:b30cb6cd253122169c47de245ca24a86bac2a5d3802ba15bf7ba6414eb9e144d"
    ],
@@ -549,6 +380,7 @@ args=(--repo "$root" --venv "$venv" --cache "$cache")
     {"index": "https://pypi.org/simple", "name": "anthropic-2.16.0-py3-none-any.whl", "project": "anthropic", "sha256": "fda498e294f8e29cda37862d8cdfa9721dd8ac9489b1c6d5fefadcd6f01d3b33", "url": "https://files.pythonhosted.org/packages/aa/23/f8a12a7c3d6877618b87ec3e86c9dab6948deb67158e9e764507e2db264d/anthropic-2.16.0-py3-none-any.whl"},
     {"index": "https://pypi.org/simple", "name": "anyio-4.16.0-py3-none-any.whl", "project": "anyio", "sha256": "c66ae634e0b8228396b801741beb3294326d4b6102f7bba4041c0dfb58c29026", "url": "https://files.pythonhosted.org/packages/a9/16/7757fb84c819accc7d7e9af5291b261e4abb8627ee040f99e7d35ef2457a/anyio-4.16.0-py3-none-any.whl"},
     {"index": "https://pypi.org/simple", "name": "asttokens-3.0.2-py3-none-any.whl", "project": "asttokens", "sha256": "9da13157f5b28becde0bd374fc677dcd3c290614264eff096f167c469cd9f933", "url": "https://files.pythonhosted.org/packages/d4/2b/04b8a15f3a1c77bc79ddf5c73875327f34b4fa75982df2b76e45e402d364/asttokens-3.0.2-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "av-18.1.0-cp311-abi3-manylinux_2_28_aarch64.whl", "project": "av", "sha256": "6fc837cc51adf80331ac850779cd53b5d4c4460b0ebe9057a02a921c6736f19d", "url": "https://files.pythonhosted.org/packages/d9/84/2464ffb64c08c5ce8b522c8e74594714414e3b0575267652c5c51c0574b9/av-18.1.0-cp311-abi3-manylinux_2_28_aarch64.whl"},
     {"index": "https://pypi.org/simple", "name": "blobfile-3.0.0-py3-none-any.whl", "project": "blobfile", "sha256": "48ecc3307e622804bd8fe13bf6f40e6463c4439eba7a1f9ad49fd78aa63cc658", "url": "https://files.pythonhosted.org/packages/ed/4d/1392562369b1139e741b30d624f09fe7091d17dd5579fae5732f044b12bb/blobfile-3.0.0-py3-none-any.whl"},
     {"index": "https://pypi.org/simple", "name": "build-1.6.1-py3-none-any.whl", "project": "build", "sha256": "ecd351a4be9d35a9eaaba244a7687143c9c7d4aea6ac964e7e7ddab20cbcf4e7", "url": "https://files.pythonhosted.org/packages/ad/9b/9fb3585dabcd73a1b2a6267f63f62649347c9e6d072c9fde365b105abb2c/build-1.6.1-py3-none-any.whl"},
     {"index": "https://pypi.org/simple", "name": "cache_dit-1.2.1-py3-none-any.whl", "project": "cache-dit", "sha256": "5f3393385b6b5c1363a221188922e0d4266a33a6af94f7c85caeb14ccac05748", "url": "https://files.pythonhosted.org/packages/47/15/f7b5dc903fcc6328d778e04a2c1daa4cdfb040069157c1ff236e71c079d2/cache_dit-1.2.1-py3-none-any.whl"},
@@ -562,6 +394,7 @@ args=(--repo "$root" --venv "$venv" --cache "$cache")
     {"index": "https://pypi.org/simple", "name": "cryptography-50.0.2-cp311-abi3-manylinux_2_34_aarch64.whl", "project": "cryptography", "sha256": "87e9ce85beb6b328ba370cc6e6aea483c92617b4c95b1d33a49297eb662bfb04", "url": "https://files.pythonhosted.org/packages/71/37/6202e488cc1eb625ea110c292c6bda92823176e023f427d8d5660ce8d632/cryptography-50.0.2-cp311-abi3-manylinux_2_34_aarch64.whl"},
     {"index": "https://pypi.org/simple", "name": "datasets-5.0.1-py3-none-any.whl", "project": "datasets", "sha256": "9fbf73688f8c18f7529b4fe592abd04015f81d1e58001e4bac73ffb2b39d7cc4", "url": "https://files.pythonhosted.org/packages/44/0b/98fc6eb83333508ca5f44c52b3e287ea8137a0ad582714e2cbc67a02154b/datasets-5.0.1-py3-none-any.whl"},
     {"index": "https://pypi.org/simple", "name": "decorator-5.3.1-py3-none-any.whl", "project": "decorator", "sha256": "f47fe6fdbd2edd623ecfe36875d37aba411624e2670dd395dddae1358689bb3c", "url": "https://files.pythonhosted.org/packages/05/7f/798705f5296a58ca505d600456748d1be48078eac8a7050d8a98bc9edb89/decorator-5.3.1-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "diffusers-0.37.0-py3-none-any.whl", "project": "diffusers", "sha256": "7eab74bf896974250b5e1027cae813aba1004f02d97c9b44891b83713386aa08", "url": "https://files.pythonhosted.org/packages/f7/55/586a3a2b9c95f371c9c3cb048c3cac15aedcce8d6d53ebd6bbc46860722d/diffusers-0.37.0-py3-none-any.whl"},
     {"index": "https://pypi.org/simple", "name": "dill-0.4.1-py3-none-any.whl", "project": "dill", "sha256": "1e1ce33e978ae97fcfcff5638477032b801c46c7c65cf717f95fbc2248f79a9d", "url": "https://files.pythonhosted.org/packages/1e/77/dc8c558f7593132cf8fefec57c4f60c83b16941c574ac5f619abb3ae7933/dill-0.4.1-py3-none-any.whl"},
     {"index": "https://pypi.org/simple", "name": "diskcache-5.6.3-py3-none-any.whl", "project": "diskcache", "sha256": "5e31b2d5fbad117cc363ebaf6b689474db18a1f6438bc82358b024abd4c2ca19", "url": "https://files.pythonhosted.org/packages/3f/27/4570e78fc0bf5ea0ca45eb1de3818a23787af9b390c0b0a0033a1b8236f9/diskcache-5.6.3-py3-none-any.whl"},
     {"index": "https://pypi.org/simple", "name": "distro-1.9.0-py3-none-any.whl", "project": "distro", "sha256": "7bffd925d65168f85027d8da9af6bddab658135b840670a223589bc0c8ef02b2", "url": "https://files.pythonhosted.org/packages/12/b3/231ffd4ab1fc9d679809f356cebee130ac7daa00d6d6f3206dd4fd137e9e/distro-1.9.0-py3-none-any.whl"},
@@ -571,6 +404,7 @@ args=(--repo "$root" --venv "$venv" --cache "$cache")
     {"index": "https://pypi.org/simple", "name": "fastapi-0.165.0-py3-none-any.whl", "project": "fastapi", "sha256": "896f48462042bb4f162147eb8fac7e858753dc1f486765709baf105d70e4fc5b", "url": "https://files.pythonhosted.org/packages/c4/c1/3b74c030262a1b38b1fee180f80b4007bbc11c9ac12028cb18c7bcecaec9/fastapi-0.165.0-py3-none-any.whl"},
     {"index": "https://pypi.org/simple", "name": "gguf-0.19.0-py3-none-any.whl", "project": "gguf", "sha256": "70bcd10edfe697fb2dad6e40af2234b9d8ece9a41a99761405121ebda1c3c1cd", "url": "https://files.pythonhosted.org/packages/b3/bb/d71d6da82763528c2c2ed6b59a9d6142c6595545a4c448e2085d155e88c2/gguf-0.19.0-py3-none-any.whl"},
     {"index": "https://pypi.org/simple", "name": "gpytorch-1.15.2-py3-none-any.whl", "project": "gpytorch", "sha256": "2112fdc7c0c0bf56a7f2444663cfc80fdfc3e19724399d6303a83d8efdd71e9e", "url": "https://files.pythonhosted.org/packages/b6/70/c419a361b09ccb618b5165daa919003ccdd9c148356f7ff71a710db6bcf0/gpytorch-1.15.2-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "grpcio-1.85.3-cp311-cp311-manylinux2014_aarch64.manylinux_2_17_aarch64.whl", "project": "grpcio", "sha256": "885f8c19eb4f472dc9b91bec03ea8b2b135027b4d94c4386501069a7b6e08efa", "url": "https://files.pythonhosted.org/packages/c9/20/60aa8fa3e457e549dfbd159b54a5ec7857d3ec228ed82dc5f35ee1b04815/grpcio-1.85.3-cp311-cp311-manylinux2014_aarch64.manylinux_2_17_aarch64.whl"},
     {"index": "https://pypi.org/simple", "name": "grpcio_health_checking-1.85.1-py3-none-any.whl", "project": "grpcio-health-checking", "sha256": "05e1cb0cc69706f89e884d219c9b2b9da4f561c1c610e9987ee4492b9c826ad1", "url": "https://files.pythonhosted.org/packages/0e/87/9be2c7b713907545cb88f5cd318107a58c77cdc146198f6175122d0aa931/grpcio_health_checking-1.85.1-py3-none-any.whl"},
     {"index": "https://pypi.org/simple", "name": "grpcio_reflection-1.85.1-py3-none-any.whl", "project": "grpcio-reflection", "sha256": "476f98ec652a5d69f837781ef44c9ff65ebc116e58a6c1dc7712526ac071262a", "url": "https://files.pythonhosted.org/packages/d5/08/5dc0713f8b4250d4c2b01eace5572b89d6a3a8ec398cfb4834979d22c222/grpcio_reflection-1.85.1-py3-none-any.whl"},
     {"index": "https://pypi.org/simple", "name": "h11-0.16.0-py3-none-any.whl", "project": "h11", "sha256": "63cf8bbe7522de3bf65932fda1d9c2772064ffb3dae62d55932da54b31cb6c86", "url": "https://files.pythonhosted.org/packages/04/4b/29cac41a4d98d144bf5f6d33995617b185d14b22401f75ca86f384e87ff1/h11-0.16.0-py3-none-any.whl"},
@@ -582,6 +416,7 @@ args=(--repo "$root" --venv "$venv" --cache "$cache")
     {"index": "https://pypi.org/simple", "name": "httpx2-2.16.2-py3-none-any.whl", "project": "httpx2", "sha256": "f05c13aade4c45dbf1c9060647a1058f0acad62398fad96e741269edb33d46f5", "url": "https://files.pythonhosted.org/packages/77/de/8c4306a3d6aa2495111986addf33a9e561eff4c47552e4c4b9251160d0ad/httpx2-2.16.2-py3-none-any.whl"},
     {"index": "https://pypi.org/simple", "name": "huggingface_hub-1.16.1-py3-none-any.whl", "project": "huggingface-hub", "sha256": "64340de934b9ce37857ef85a82de72f5629e8a270f9119eabb12bf495eb53c22", "url": "https://files.pythonhosted.org/packages/49/79/621a7dbb80c70974f73a597275351ebe03ce5bc65cb5f8f4acb5859252bc/huggingface_hub-1.16.1-py3-none-any.whl"},
     {"index": "https://pypi.org/simple", "name": "imageio-2.36.0-py3-none-any.whl", "project": "imageio", "sha256": "471f1eda55618ee44a3c9960911c35e647d9284c68f077e868df633398f137f0", "url": "https://files.pythonhosted.org/packages/4e/e7/26045404a30c8a200e960fb54fbaf4b73d12e58cd28e03b306b084253f4f/imageio-2.36.0-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "imageio_ffmpeg-0.5.1-py3-none-manylinux2014_aarch64.whl", "project": "imageio-ffmpeg", "sha256": "7fa9132a291d5eb28c44553550deb40cbdab831f2a614e55360301a6582eb205", "url": "https://files.pythonhosted.org/packages/cd/ca/8537cdbf1a6852912cb293fa23dc7adf256cec793113485447f0cbf0fe79/imageio_ffmpeg-0.5.1-py3-none-manylinux2014_aarch64.whl"},
     {"index": "https://pypi.org/simple", "name": "importlib_metadata-10.2.0-py3-none-any.whl", "project": "importlib-metadata", "sha256": "c7a4bf1c7479601f6b8e437cfc14f4f77028ba62a8f34ae95cd93d9774dfba51", "url": "https://files.pythonhosted.org/packages/7f/61/0c0fae37eb561d8fddb788cbae0f227051628d70d67498a8a116c1f547d7/importlib_metadata-10.2.0-py3-none-any.whl"},
     {"index": "https://pypi.org/simple", "name": "iniconfig-2.3.1-py3-none-any.whl", "project": "iniconfig", "sha256": "9121e2c1fdb355232495be3194c8dfe87ccc2d5dee45947b78e68f499790d7a7", "url": "https://files.pythonhosted.org/packages/56/43/4ca9e49d27a1fcf6bece6f6aec0ea46bb9112489b93d4b688fb415457bdb/iniconfig-2.3.1-py3-none-any.whl"},
     {"index": "https://pypi.org/simple", "name": "interegular-0.3.3-py37-none-any.whl", "project": "interegular", "sha256": "b0c07007d48c89d6d19f7204972d369b2a77222722e126b6aa63aa721dc3b19c", "url": "https://files.pythonhosted.org/packages/c4/01/72d6472f80651673716d1deda2a5bbb633e563ecf94f4479da5519d69d25/interegular-0.3.3-py37-none-any.whl"},
@@ -596,10 +431,14 @@ args=(--repo "$root" --venv "$venv" --cache "$cache")
     {"index": "https://pypi.org/simple", "name": "lazy_importer-0.1.0-py3-none-any.whl", "project": "lazy-importer", "sha256": "bd93fab7bef18e842eea02b839410954d37889140dc64ca4d9680aec6880c739", "url": "https://files.pythonhosted.org/packages/0a/28/7ded071d0975dcc6d5d106ffbf7b3ca420f7caa3b8a235fa604b6e37032a/lazy_importer-0.1.0-py3-none-any.whl"},
     {"index": "https://pypi.org/simple", "name": "lazy_loader-0.6-py3-none-any.whl", "project": "lazy-loader", "sha256": "77253be3391b06124a0e16105bd663b6c54470af1a9ca8e1cf026f38d58ed056", "url": "https://files.pythonhosted.org/packages/23/93/4e45e37f26c820216704b36b8e67cc55c490a7abd287a78a26a2c0e21386/lazy_loader-0.6-py3-none-any.whl"},
     {"index": "https://pypi.org/simple", "name": "linear_operator-0.6.1-py3-none-any.whl", "project": "linear-operator", "sha256": "a5981c1fcda08df3a210dffb6e8019b4751f4afaf3ffc822c24eaaf56b11eed9", "url": "https://files.pythonhosted.org/packages/e6/34/ee74708a93704baca5c1ef439817c4cb649f73382c518380ccc5ab335603/linear_operator-0.6.1-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "llguidance-0.7.30-cp39-abi3-manylinux_2_17_aarch64.manylinux2014_aarch64.whl", "project": "llguidance", "sha256": "af8741c867e4bc7e42f7cdc68350c076b4edd0ca10ecefbde75f15a9f6bc25d0", "url": "https://files.pythonhosted.org/packages/9c/5b/6a166564b14f9f805f0ea01ec233a84f55789cb7eeffe1d6224ccd0e6cdd/llguidance-0.7.30-cp39-abi3-manylinux_2_17_aarch64.manylinux2014_aarch64.whl"},
     {"index": "https://pypi.org/simple", "name": "loguru-0.7.3-py3-none-any.whl", "project": "loguru", "sha256": "31a33c10c8e1e10422bfd431aeb5d351c7cf7fa671e3c4df004162264b28220c", "url": "https://files.pythonhosted.org/packages/0c/29/0348de65b8cc732daa3e33e67806420b2ae89bdce2b04af740289c5c6c8c/loguru-0.7.3-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "lxml-6.2.0-cp311-cp311-manylinux_2_26_aarch64.manylinux_2_28_aarch64.whl", "project": "lxml", "sha256": "7a6265654a7d9d3cbdf280988470c8b645f58fca20550f7158269b36549fe8c2", "url": "https://files.pythonhosted.org/packages/0e/03/29f3479daa5f5547538c222d461674cecaf2a69afddea4b37cf58037e637/lxml-6.2.0-cp311-cp311-manylinux_2_26_aarch64.manylinux_2_28_aarch64.whl"},
     {"index": "https://pypi.org/simple", "name": "markdown_it_py-4.3.0-py3-none-any.whl", "project": "markdown-it-py", "sha256": "7aa1511a46c39138de78d9eba92ce47e63124d8003fc98b3a351909e04239efa", "url": "https://files.pythonhosted.org/packages/c9/31/5f0ac2f1a1c67423c995c731a11cd4ad05d081a2be969d74f868bdb9cc70/markdown_it_py-4.3.0-py3-none-any.whl"},
     {"index": "https://pypi.org/simple", "name": "matplotlib_inline-0.2.2-py3-none-any.whl", "project": "matplotlib-inline", "sha256": "3c821cf1c209f59fb2d2d64abbf5b23b67bcb2210d663f9918dd851c6da1fcf6", "url": "https://files.pythonhosted.org/packages/41/09/5b161152e2d90f7b87f781c2e1267494aef9c32498df793f73ad0a0a494a/matplotlib_inline-0.2.2-py3-none-any.whl"},
     {"index": "https://pypi.org/simple", "name": "mdurl-0.1.2-py3-none-any.whl", "project": "mdurl", "sha256": "84008a41e51615a49fc9966191ff91509e3c40b939176e643fd50a5c2196b8f8", "url": "https://files.pythonhosted.org/packages/b3/38/89ba8ad64ae25be8de66a6d463314cf1eb366222074cfda9ee839c56a4b4/mdurl-0.1.2-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "mistral_common-1.13.1-py3-none-any.whl", "project": "mistral-common", "sha256": "98b4d0755b8d90bf4691fa8f1b70cb3b4a8cd4dc1653c4ed08ef3d1c7d2c29af", "url": "https://files.pythonhosted.org/packages/e5/9c/58411e76b2bdd31a012a756dd0d13a624669cdd728e8966d709113d0d437/mistral_common-1.13.1-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "modelscope-1.40.2-py3-none-any.whl", "project": "modelscope", "sha256": "ea03e0ec4a73398a488d3d240cda4f0c5b62390377a134756d4074a3036cb909", "url": "https://files.pythonhosted.org/packages/b9/8a/e85b79ee1c541f7bbf208fd7a6185c9b11e50c192b1071b0750db26b09e9/modelscope-1.40.2-py3-none-any.whl"},
     {"index": "https://pypi.org/simple", "name": "modelscope_hub-0.5.1-py3-none-any.whl", "project": "modelscope-hub", "sha256": "4df7508c17359017cd85a5fb15155c048d29ade64790322acb64134a299c53b1", "url": "https://files.pythonhosted.org/packages/0f/10/c8f71d82b237fe063fcf3d504f33af5bd4a805412a4de24d12ef04cd2d5d/modelscope_hub-0.5.1-py3-none-any.whl"},
     {"index": "https://pypi.org/simple", "name": "moviepy-2.2.1-py3-none-any.whl", "project": "moviepy", "sha256": "6b56803fec2ac54b557404126ac1160e65448e03798fa282bd23e8fab3795060", "url": "https://files.pythonhosted.org/packages/9a/73/7d3b2010baa0b5eb1e4dfa9e4385e89b6716be76f2fa21a6c0fe34b68e5a/moviepy-2.2.1-py3-none-any.whl"},
     {"index": "https://pypi.org/simple", "name": "msgspec-0.23.0-cp311-cp311-manylinux2014_aarch64.manylinux_2_17_aarch64.manylinux_2_28_aarch64.whl", "project": "msgspec", "sha256": "6ce60801cf7c8368819ca755deec31a0da02137544dc5d3ab065aac5e59e7cdb", "url": "https://files.pythonhosted.org/packages/94/ed/96778b68d3609ff05486599e9da166dae5153a51c2e1cd7f0d6ff9b3fd9e/msgspec-0.23.0-cp311-cp311-manylinux2014_aarch64.manylinux_2_17_aarch64.manylinux_2_28_aarch64.whl"},
@@ -610,10 +449,13 @@ args=(--repo "$root" --venv "$venv" --cache "$cache")
     {"index": "https://pypi.org/simple", "name": "nvtx-0.2.17-cp311-cp311-manylinux2014_aarch64.manylinux_2_17_aarch64.manylinux_2_28_aarch64.whl", "project": "nvtx", "sha256": "2647d528b43aeacc3ad699bc72d7148d7a2546ff4821e2825ab636ab2fd15fe4", "url": "https://files.pythonhosted.org/packages/e3/fa/a2c320e0b693f1e0e0ddf97a1ab21b335d7bf3989d137dada1df1d36c442/nvtx-0.2.17-cp311-cp311-manylinux2014_aarch64.manylinux_2_17_aarch64.manylinux_2_28_aarch64.whl"},
     {"index": "https://pypi.org/simple", "name": "openai-2.6.1-py3-none-any.whl", "project": "openai", "sha256": "904e4b5254a8416746a2f05649594fa41b19d799843cd134dac86167e094edef", "url": "https://files.pythonhosted.org/packages/15/0e/331df43df633e6105ff9cf45e0ce57762bd126a45ac16b25a43f6738d8a2/openai-2.6.1-py3-none-any.whl"},
     {"index": "https://pypi.org/simple", "name": "openai_harmony-0.0.4-cp38-abi3-manylinux_2_17_aarch64.manylinux2014_aarch64.whl", "project": "openai-harmony", "sha256": "3cf2344366f10981bbc0f6d9949a0b2bb87151d209ed295943ed6ad8eda37932", "url": "https://files.pythonhosted.org/packages/05/88/ade63bd8f36603610040e7cc086bc134d57a99a742e05f7fcddfdf822ee1/openai_harmony-0.0.4-cp38-abi3-manylinux_2_17_aarch64.manylinux2014_aarch64.whl"},
+    {"index": "https://pypi.org/simple", "name": "opencv_python-4.10.0.84-cp37-abi3-manylinux_2_17_aarch64.manylinux2014_aarch64.whl", "project": "opencv-python", "sha256": "09a332b50488e2dda866a6c5573ee192fe3583239fb26ff2f7f9ceb0bc119ea6", "url": "https://files.pythonhosted.org/packages/81/e4/7a987ebecfe5ceaf32db413b67ff18eb3092c598408862fff4d7cc3fd19b/opencv_python-4.10.0.84-cp37-abi3-manylinux_2_17_aarch64.manylinux2014_aarch64.whl"},
+    {"index": "https://pypi.org/simple", "name": "opencv_python_headless-4.10.0.84-cp37-abi3-manylinux_2_17_aarch64.manylinux2014_aarch64.whl", "project": "opencv-python-headless", "sha256": "46071015ff9ab40fccd8a163da0ee14ce9846349f06c6c8c0f2870856ffa45db", "url": "https://files.pythonhosted.org/packages/91/61/f838ce2046f3ec3591ea59ea3549085e399525d3b4558c4ed60b55ed88c0/opencv_python_headless-4.10.0.84-cp37-abi3-manylinux_2_17_aarch64.manylinux2014_aarch64.whl"},
     {"index": "https://pypi.org/simple", "name": "opentelemetry_api-1.45.2-py3-none-any.whl", "project": "opentelemetry-api", "sha256": "2cbd737377e710ee740d261c94e93fa0f08e6d037c18f17513cc0a2d94479a34", "url": "https://files.pythonhosted.org/packages/a9/2d/610db864d7513158cebb8f36cc88e67e73bd6c7aa1905ef18d89e1281c81/opentelemetry_api-1.45.2-py3-none-any.whl"},
     {"index": "https://pypi.org/simple", "name": "orjson-3.13.0-cp311-cp311-manylinux_2_17_aarch64.manylinux2014_aarch64.whl", "project": "orjson", "sha256": "dd9d9a101bd8dbfad112170f009cd155e52bb8c936468821a0d03cbb96c0e426", "url": "https://files.pythonhosted.org/packages/ca/80/0eec5fbde2e52407646b4cb3118f63175bdcee1e2390c2759dc96e0bc62a/orjson-3.13.0-cp311-cp311-manylinux_2_17_aarch64.manylinux2014_aarch64.whl"},
     {"index": "https://pypi.org/simple", "name": "outlines-0.1.11-py3-none-any.whl", "project": "outlines", "sha256": "f5a5f2242ed9802d3aab7a92789bf4008d734c576be9258cc0a297f690124727", "url": "https://files.pythonhosted.org/packages/13/b4/99ea4a122bef60e3fd6402d19665aff1f928e0daf8fac3044d0b73f72003/outlines-0.1.11-py3-none-any.whl"},
     {"index": "https://pypi.org/simple", "name": "outlines_core-0.1.26-cp311-cp311-manylinux_2_17_aarch64.manylinux2014_aarch64.whl", "project": "outlines-core", "sha256": "a8932044a3d9329be53a226118850638f85b4d7842f9b863d0a123f23de220cd", "url": "https://files.pythonhosted.org/packages/6a/a6/ceac3760e1feb898b4047aeb54e0a3de975b59e87a17d6ba0a04dec5eaed/outlines_core-0.1.26-cp311-cp311-manylinux_2_17_aarch64.manylinux2014_aarch64.whl"},
+    {"index": "https://pypi.org/simple", "name": "pandas-2.3.3-cp311-cp311-manylinux_2_24_aarch64.manylinux_2_28_aarch64.whl", "project": "pandas", "sha256": "b468d3dad6ff947df92dcb32ede5b7bd41a9b3cceef0a30ed925f6d01fb8fa66", "url": "https://files.pythonhosted.org/packages/fe/e4/de154cbfeee13383ad58d23017da99390b91d73f8c11856f2095e813201b/pandas-2.3.3-cp311-cp311-manylinux_2_24_aarch64.manylinux_2_28_aarch64.whl"},
     {"index": "https://pypi.org/simple", "name": "parso-0.8.7-py2.py3-none-any.whl", "project": "parso", "sha256": "a8926eb2a1b915486941fdbd31e86a4baf88fe8c210f25f2f35ecec5b574ca1c", "url": "https://files.pythonhosted.org/packages/99/5d/8268b644392ee874ee82a635cd0df1773de230bde356c38de28e298392cc/parso-0.8.7-py2.py3-none-any.whl"},
     {"index": "https://pypi.org/simple", "name": "partial_json_parser-0.2.1.1.post7-py3-none-any.whl", "project": "partial-json-parser", "sha256": "145119e5eabcf80cbb13844a6b50a85c68bf99d376f8ed771e2a3c3b03e653ae", "url": "https://files.pythonhosted.org/packages/42/32/658973117bf0fd82a24abbfb94fe73a5e86216e49342985e10acce54775a/partial_json_parser-0.2.1.1.post7-py3-none-any.whl"},
     {"index": "https://pypi.org/simple", "name": "pexpect-4.9.0-py2.py3-none-any.whl", "project": "pexpect", "sha256": "7236d1e080e4936be2dc3e326cec0af72acf9212a7e1d060210e70a47e253523", "url": "https://files.pythonhosted.org/packages/9e/c3/059298687310d527a58bb01f3b1965787ee3b40dce76752eda8b44e9a2c5/pexpect-4.9.0-py2.py3-none-any.whl"},
@@ -626,8 +468,10 @@ args=(--repo "$root" --venv "$venv" --cache "$cache")
     {"index": "https://pypi.org/simple", "name": "ptyprocess-0.7.0-py2.py3-none-any.whl", "project": "ptyprocess", "sha256": "4b41f3967fce3af57cc7e94b888626c18bf37a083e3651ca8feeb66d492fef35", "url": "https://files.pythonhosted.org/packages/22/a6/858897256d0deac81a172289110f31629fc4cee19b6f01283303e18c8db3/ptyprocess-0.7.0-py2.py3-none-any.whl"},
     {"index": "https://pypi.org/simple", "name": "pure_eval-0.2.4-py3-none-any.whl", "project": "pure-eval", "sha256": "96cae060a313cfaad51bb761278bfb0e62dc0248d9315a81173752dc546cd37a", "url": "https://files.pythonhosted.org/packages/6d/18/83376915176eb058cb86470eb7396388a13350b09a8f233a79303bbcbc5b/pure_eval-0.2.4-py3-none-any.whl"},
     {"index": "https://pypi.org/simple", "name": "py_spy-0.4.3-py2.py3-none-manylinux2014_aarch64.manylinux_2_17_aarch64.whl", "project": "py-spy", "sha256": "bbcec46930d464b3bfc142d6d02ade4dd8ad5627823263b3eff0280e80c7c132", "url": "https://files.pythonhosted.org/packages/60/c3/c9384da6992d64e0dffab551cda3d1e990de1a2685fcfcc16fc8e5a98b18/py_spy-0.4.3-py2.py3-none-manylinux2014_aarch64.manylinux_2_17_aarch64.whl"},
+    {"index": "https://pypi.org/simple", "name": "pyarrow-24.0.0-cp311-cp311-manylinux_2_28_aarch64.whl", "project": "pyarrow", "sha256": "0b3537c00fb8d384f15ac1e79b6eb6db04a16514c8c1d22e59a9b95c8ba42868", "url": "https://files.pythonhosted.org/packages/eb/8e/fb178720400ef69db251eb4a9c3ccf4af269bc1feb5055529b8fc87170d1/pyarrow-24.0.0-cp311-cp311-manylinux_2_28_aarch64.whl"},
     {"index": "https://pypi.org/simple", "name": "pybase64-1.5.1-cp311-cp311-manylinux2014_aarch64.manylinux_2_17_aarch64.whl", "project": "pybase64", "sha256": "c8dd47a222cc4b5fa504930265d9624fa0b00a80801a3f150a8d0b21bec7429c", "url": "https://files.pythonhosted.org/packages/4f/0a/0617b8d949d26d260c21d3ad680db87f937cd8736a8451c096be3d8754a3/pybase64-1.5.1-cp311-cp311-manylinux2014_aarch64.manylinux_2_17_aarch64.whl"},
     {"index": "https://pypi.org/simple", "name": "pybind11-3.1.0-py3-none-any.whl", "project": "pybind11", "sha256": "b8488090f8acffbcb6b5d6a85571a6827a0a2981ffb75e5a0b27b87c4a6b7dd0", "url": "https://files.pythonhosted.org/packages/33/fd/8762f7ee3e4e4be6d1d846cffb4916dd9bb02b2f800d3603718a0efe494c/pybind11-3.1.0-py3-none-any.whl"},
+    {"index": "https://pypi.org/simple", "name": "pycountry-26.2.16-py3-none-any.whl", "project": "pycountry", "sha256": "115c4baf7cceaa30f59a4694d79483c9167dbce7a9de4d3d571c5f3ea77c305a", "url": "https://files.pythonhosted.org/packages/9c/42/7703bd45b62fecd44cd7d3495423097e2f7d28bc2e99e7c1af68892ab157/pycountry-26.2.16-py3-none-any.whl"},
     {"index": "https://pypi.org/simple", "name": "pycparser-3.12-py3-none-any.whl", "project": "pycparser", "sha256": "a076f3f489b39b43ed13563a1dafe42447445bec2e294154ec5c57fcdda4c85e", "url": "https://files.pythonhosted.org/packages/b6/ae/315bbeee126a769cbde43cf4908acb4b40408d8bf8bbf334dd7368d8dadf/pycparser-3.12-py3-none-any.whl"},
     {"index": "https://pypi.org/simple", "name": "pycryptodomex-3.24.2-cp37-abi3-manylinux2014_aarch64.manylinux_2_17_aarch64.whl", "project": "pycryptodomex", "sha256": "97dc6ea02ec1ed55dca0fbc98758ac23d0ca8ce9d7ea32d538c2851e23b8b27f", "url": "https://files.pythonhosted.org/packages/61/13/fd720f518c31f7bdcf8984f5a0f8d01014e2e044dc49932112447a4bf7ba/pycryptodomex-3.24.2-cp37-abi3-manylinux2014_aarch64.manylinux_2_17_aarch64.whl"},
     {"index": "https://pypi.org/simple", "name": "pydantic-2.14.4-py3-none-any.whl", "project": "pydantic", "sha256": "653a2ad9f6d8858529c77c72717d0ea991d6c6837fe683246b2f4b2bbfc3fadc", "url": "https://files.pythonhosted.org/packages/8a/8c/824a686c4ba815ddb0722f9e66272088bccd4e1ae1d2f7015375e4a4fc7f/pydantic-2.14.4-py3-none-any.whl"},
@@ -650,6 +494,9 @@ args=(--repo "$root" --venv "$venv" --cache "$cache")
     {"index": "https://pypi.org/simple", "name": "rich-15.0.0-py3-none-any.whl", "project": "rich", "sha256": "33bd4ef74232fb73fe9279a257718407f169c09b78a87ad3d296f548e27de0bb", "url": "https://files.pythonhosted.org/packages/82/3b/64d4899d73f91ba49a8c18a8ff3f0ea8f1c1d75481760df8c68ef5235bf5/rich-15.0.0-py3-none-any.whl"},
     {"index": "https://pypi.org/simple", "name": "rpds_py-2026.9.1-cp311-cp311-manylinux_2_17_aarch64.manylinux2014_aarch64.whl", "project": "rpds-py", "sha256": "e01b3c878c8641913e688edd1b3f08658c6783d29cf6b826bd3c0d1ae7a1ffaa", "url": "https://files.pythonhosted.org/packages/6d/45/4df346410bb873d03ec60c3b891d1fceb8cabde1971d29844bbb625cc296/rpds_py-2026.9.1-cp311-cp311-manylinux_2_17_aarch64.manylinux2014_aarch64.whl"},
     {"index": "https://pypi.org/simple", "name": "safetensors-0.8.0-cp310-abi3-manylinux_2_17_aarch64.manylinux2014_aarch64.whl", "project": "safetensors", "sha256": "7a46e5ff292c356d6991e60942ba7f79817682d3a2cef0702136448cb9c4d235", "url": "https://files.pythonhosted.org/packages/09/7d/65a7de0af421317bb36a067241e4235fff194eed60b961ed6d3f59a3fc60/safetensors-0.8.0-cp310-abi3-manylinux_2_17_aarch64.manylinux2014_aarch64.whl"},
+    {"index": "https://pypi.org/simple", "name": "scikit_image-0.25.2-cp311-cp311-manylinux_2_17_aarch64.manylinux2014_aarch64.whl", "project": "scikit-image", "sha256": "b2cfc96b27afe9a05bc92f8c6235321d3a66499995675b27415e0d0c76625173", "url": "https://files.pythonhosted.org/packages/ef/14/0c4a02cb27ca8b1e836886b9ec7c9149de03053650e9e2ed0625f248dd92/scikit_image-0.25.2-cp311-cp311-manylinux_2_17_aarch64.manylinux2014_aarch64.whl"},
+    {"index": "https://pypi.org/simple", "name": "scikit_learn-1.9.1-cp311-cp311-manylinux_2_27_aarch64.manylinux_2_28_aarch64.whl", "project": "scikit-learn", "sha256": "4298fcc01b3d8fa9768d36894e99cce0747b3b2dd73bfd80779e393769d0afab", "url": "https://files.pythonhosted.org/packages/a1/aa/a7a61517eaaa8acbf6061d255a625034e4afa277caff47e829574cc21d1c/scikit_learn-1.9.1-cp311-cp311-manylinux_2_27_aarch64.manylinux_2_28_aarch64.whl"},
+    {"index": "https://pypi.org/simple", "name": "scipy-1.16.3-cp311-cp311-manylinux2014_aarch64.manylinux_2_17_aarch64.whl", "project": "scipy", "sha256": "532fb5ad6a87e9e9cd9c959b106b73145a03f04c7d57ea3e6f6bb60b86ab0876", "url": "https://files.pythonhosted.org/packages/be/a0/668c4609ce6dbf2f948e167836ccaf897f95fb63fa231c87da7558a374cd/scipy-1.16.3-cp311-cp311-manylinux2014_aarch64.manylinux_2_17_aarch64.whl"},
     {"index": "https://pypi.org/simple", "name": "sentencepiece-0.2.3-cp311-cp311-manylinux_2_27_aarch64.manylinux_2_28_aarch64.whl", "project": "sentencepiece", "sha256": "855b047e02fb9c7aae2f673f5c1adbd42a4a0e8ce77e5090d14ff26f9282749d", "url": "https://files.pythonhosted.org/packages/c2/4f/6db415ccb1d9508becda7e56092f63f24972dea0605fe94a8c1d9d4b5075/sentencepiece-0.2.3-cp311-cp311-manylinux_2_27_aarch64.manylinux_2_28_aarch64.whl"},
     {"index": "https://pypi.org/simple", "name": "setproctitle-1.3.8-cp311-cp311-manylinux2014_aarch64.manylinux_2_17_aarch64.manylinux_2_28_aarch64.whl", "project": "setproctitle", "sha256": "861380b2244983d12b6fe00e4a49f16f9946932245a252dd16c1f5ef7d1be632", "url": "https://files.pythonhosted.org/packages/56/21/cc23c7184c59e3511b024aac78181d71a4d68f957cf7a07b5cff13404db0/setproctitle-1.3.8-cp311-cp311-manylinux2014_aarch64.manylinux_2_17_aarch64.manylinux_2_28_aarch64.whl"},
     {"index": "https://pypi.org/simple", "name": "shellingham-1.5.4-py2.py3-none-any.whl", "project": "shellingham", "sha256": "7ecfff8f2fd72616f7481040475a65b2bf8af90a56c89140852d1120324e8686", "url": "https://files.pythonhosted.org/packages/e0/f9/0595336914c5619e5f28a1fb793285925a8cd4b432c9da0a987836c7f822/shellingham-1.5.4-py2.py3-none-any.whl"},
@@ -664,6 +511,7 @@ args=(--repo "$root" --venv "$venv" --cache "$cache")
     {"index": "https://pypi.org/simple", "name": "threadpoolctl-3.8.0-py3-none-any.whl", "project": "threadpoolctl", "sha256": "f1b49c82704d50f13ffae019c727b0fa4f6791a58f48f06a09c45face1be66da", "url": "https://files.pythonhosted.org/packages/54/1b/831f2de4840a25db1dd7b1afea433ccafe6bb10aca07e13264f2079462d0/threadpoolctl-3.8.0-py3-none-any.whl"},
     {"index": "https://pypi.org/simple", "name": "tifffile-2026.3.3-py3-none-any.whl", "project": "tifffile", "sha256": "e8be15c94273113d31ecb7aa3a39822189dd11c4967e3cc88c178f1ad2fd1170", "url": "https://files.pythonhosted.org/packages/1a/e4/e804505f87627cd8cdae9c010c47c4485fd8c1ce31a7dd0ab7fcc4707377/tifffile-2026.3.3-py3-none-any.whl"},
     {"index": "https://pypi.org/simple", "name": "tiktoken-0.14.0-cp311-cp311-manylinux_2_28_aarch64.whl", "project": "tiktoken", "sha256": "1f83081065ee5833d35b49e9180f3d8d15622a603dd1c435da0da6cc12b3662f", "url": "https://files.pythonhosted.org/packages/c8/b6/31da98ee871383509cae2ba96a9ddef1965e3c4f8cb6dc7bcda3379398db/tiktoken-0.14.0-cp311-cp311-manylinux_2_28_aarch64.whl"},
+    {"index": "https://pypi.org/simple", "name": "torchao-0.9.0-py3-none-any.whl", "project": "torchao", "sha256": "ea5603c32762f1a9ade1a4dc7b00f5246623b24a28e49e666f614c79a408712a", "url": "https://files.pythonhosted.org/packages/db/72/01f755514fb61eadc80b974eb4bd4f22f3009b35457773523e3bd497c511/torchao-0.9.0-py3-none-any.whl"},
     {"index": "https://pypi.org/simple", "name": "tqdm-4.70.1-py3-none-any.whl", "project": "tqdm", "sha256": "c293e525e6fef9c20e8728fd4612df02a0aa31bb5fe91ecd93e123b1b7bffa73", "url": "https://files.pythonhosted.org/packages/a7/03/921a3d3c75785aca9ebfbfcabfbc3a1be12e2ab5265deb026d55a5a3f83e/tqdm-4.70.1-py3-none-any.whl"},
     {"index": "https://pypi.org/simple", "name": "traitlets-5.16.1-py3-none-any.whl", "project": "traitlets", "sha256": "f775618166caa0396c8e337099240f2bd3e5e917d203b2e6fbe21a58d3cb1f6b", "url": "https://files.pythonhosted.org/packages/ad/66/0d785f0bc5e4315a96c989bb476d0fc07ea4f85132550c7b156ca2035d52/traitlets-5.16.1-py3-none-any.whl"},
     {"index": "https://pypi.org/simple", "name": "trimesh-5.2.0-py3-none-any.whl", "project": "trimesh", "sha256": "04db2c7ec62afdd7763fb04c82bb5f257ddd984993a19ee83697f475fc58fd29", "url": "https://files.pythonhosted.org/packages/51/14/78624d9c89bab76c2a2e1e839c7641fa686828c2c1c8fb64aedf3b371a5d/trimesh-5.2.0-py3-none-any.whl"},
@@ -675,42 +523,20 @@ args=(--repo "$root" --venv "$venv" --cache "$cache")
     {"index": "https://pypi.org/simple", "name": "uvicorn-0.55.0-py3-none-any.whl", "project": "uvicorn", "sha256": "bee604c5af6e15fb0584913c632b222c09db1048c26fc05053203207c4b9e37d", "url": "https://files.pythonhosted.org/packages/d2/05/3f8e143f2180eb21ed5e28b3c319143960c797c68852744c4d9116480928/uvicorn-0.55.0-py3-none-any.whl"},
     {"index": "https://pypi.org/simple", "name": "uvloop-0.23.0-cp311-cp311-manylinux2014_aarch64.manylinux_2_17_aarch64.manylinux_2_28_aarch64.whl", "project": "uvloop", "sha256": "8fcd721113260ffb5e38bf14a8725b17d431f34209f7d1c7005b667946e630b3", "url": "https://files.pythonhosted.org/packages/25/0d/b5f69dae3736d96a8753c6ecd32d676ecd212be7ba3252e9c379ad9cc05c/uvloop-0.23.0-cp311-cp311-manylinux2014_aarch64.manylinux_2_17_aarch64.manylinux_2_28_aarch64.whl"},
     {"index": "https://pypi.org/simple", "name": "wcwidth-0.9.4-cp310-abi3-manylinux2014_aarch64.manylinux_2_17_aarch64.whl", "project": "wcwidth", "sha256": "093469e01d881bff3db93ff3f56c364dc87c441ea01f9f41c22de0c0bdf5c6ef", "url": "https://files.pythonhosted.org/packages/7d/5b/42bdf9a4b0e4f9126584af2ec73642de495f3bd8add907430f13c3bb98d2/wcwidth-0.9.4-cp310-abi3-manylinux2014_aarch64.manylinux_2_17_aarch64.whl"},
+    {"index": "https://pypi.org/simple", "name": "xatlas-0.0.11.tar.gz", "project": "xatlas", "sha256": "72f0bc6c42c19252be87e947d9dfe251c8d6c6943fd43e3d173ddc6b1afad693", "url": "https://files.pythonhosted.org/packages/7c/fe/32adb4dbdf5485c185de9b62b83d434f12ca5be8a000d9882c871808987b/xatlas-0.0.11.tar.gz"},
+    {"index": "https://pypi.org/simple", "name": "xgrammar-0.1.32-cp311-cp311-manylinux_2_26_aarch64.manylinux_2_28_aarch64.whl", "project": "xgrammar", "sha256": "a332c0364f665b410a6cfc2ada155c3a6ede430e385ac431015e31735a64fec3", "url": "https://files.pythonhosted.org/packages/90/ea/2f4c8616d8ed0b5a3eb4e417b4987ad5a8d9dd9336ed966a8d48ffd45907/xgrammar-0.1.32-cp311-cp311-manylinux_2_26_aarch64.manylinux_2_28_aarch64.whl"},
     {"index": "https://pypi.org/simple", "name": "xxhash-4.1.0-cp311-cp311-manylinux2014_aarch64.manylinux_2_17_aarch64.manylinux_2_28_aarch64.whl", "project": "xxhash", "sha256": "f948b71013e0a0922176563dd4538967e2d7717b845bd61e0407f2e410962050", "url": "https://files.pythonhosted.org/packages/2f/be/4e9efad09e3152cd437a6ad46148a9fe992f9bdfc1117808e71bc02178c4/xxhash-4.1.0-cp311-cp311-manylinux2014_aarch64.manylinux_2_17_aarch64.manylinux_2_28_aarch64.whl"},
     {"index": "https://pypi.org/simple", "name": "zipp-4.1.2-py3-none-any.whl", "project": "zipp", "sha256": "b30cb6cd253122169c47de245ca24a86bac2a5d3802ba15bf7ba6414eb9e144d", "url": "https://files.pythonhosted.org/packages/b8/44/7bd2007260da11cccca29ba2d4c345f1287aa663db38ee7cefeabf6386a5/zipp-4.1.2-py3-none-any.whl"}
    ],
-   "sources": {"apt_build": [], "compile": false, "items": [], "soc_version": "ascend910b1"}},
-  {"slug": "3-frameworks/pins-sglang",
-   "requirements": [
-   ],
-   "files": [
-   ],
-   "sources": {"apt_build": [], "compile": true, "items": [{"component": "sglang", "dist": "sglang", "env": {}, "fetch": {"commit": "1519acf37c23f2189adb93f57ca9cd2db1bebf18", "git": "https://github.com/sgl-project/sglang.git", "tag": "v0.5.10"}, "kind": "git", "pyproject": "python/pyproject_npu.toml", "soc_env": "", "subdirectory": "python"}], "soc_version": "ascend910b1"}},
-  {"slug": "3-frameworks/pins-sgl-kernel-npu-a2",
-   "requirements": [
-   ],
-   "files": [
-   ],
-   "sources": {"apt_build": [], "compile": false, "items": [{"component": "sgl-kernel-npu-a2", "dist": "sgl-kernel-npu-a2", "env": {}, "fetch": {"archive": "https://github.com/sgl-project/sgl-kernel-npu/releases/download/2026.02.01/sgl-kernel-npu-2026.02.01-torch2.8.0-py311-cann8.5.0-910b-aarch64.zip", "files": [], "sha256": "", "wheels": ["torch-memory-saver", "sgl-kernel-npu", "deep-ep"]}, "files": [], "kind": "wheels", "soc_env": ""}], "soc_version": "ascend910b1"}},
-  {"slug": "3-frameworks/pins-megatron-lm",
-   "requirements": [
-   ],
-   "files": [
-   ],
-   "sources": {"apt_build": [], "compile": true, "items": [{"component": "megatron-lm", "dist": "megatron-core", "env": {}, "fetch": {"branch": "core_r0.16.0", "commit": "ddc0d6774783b032ddceacc5714e653651daecb9", "git": "https://github.com/NVIDIA/Megatron-LM.git"}, "kind": "git", "soc_env": ""}], "soc_version": "ascend910b1"}},
-  {"slug": "3-frameworks/pins-mindspeed",
-   "requirements": [
-   ],
-   "files": [
-   ],
-   "sources": {"apt_build": [], "compile": true, "items": [{"component": "mindspeed", "dist": "mindspeed", "env": {}, "fetch": {"branch": "core_r0.16.0", "commit": "e4772499f7eb9fa9a68919dd1eaddef00e915b2d", "git": "https://github.com/Ascend/MindSpeed.git"}, "kind": "git", "soc_env": ""}], "soc_version": "ascend910b1"}},
-  {"slug": "3-frameworks/pins-mooncake-npu",
+   "sources": {"apt_build": [], "compile": true, "items": [], "soc_version": "ascend910b1"}},
+  {"slug": "3-frameworks/pins",
    "requirements": [
     "mooncake-transfer-engine-npu==0.3.11.post1 --hash=sha256:72759fa93543e6d5e5cfe191614b9ec5949d7ce93ad2297475040019141ade18"
    ],
    "files": [
     {"index": "https://pypi.org/simple", "name": "mooncake_transfer_engine_npu-0.3.11.post1-cp311-cp311-manylinux_2_35_aarch64.whl", "project": "mooncake-transfer-engine-npu", "sha256": "72759fa93543e6d5e5cfe191614b9ec5949d7ce93ad2297475040019141ade18", "url": "https://files.pythonhosted.org/packages/91/f0/1a3fd7995a80500078beaa7337c08c3da6ca34af1deaa343c39088645245/mooncake_transfer_engine_npu-0.3.11.post1-cp311-cp311-manylinux_2_35_aarch64.whl"}
    ],
-   "sources": {"apt_build": [], "compile": false, "items": [], "soc_version": "ascend910b1"}},
+   "sources": {"apt_build": [], "compile": true, "items": [{"component": "sglang", "dist": "sglang", "env": {}, "fetch": {"commit": "1519acf37c23f2189adb93f57ca9cd2db1bebf18", "git": "https://github.com/sgl-project/sglang.git", "tag": "v0.5.10"}, "kind": "git", "pyproject": "python/pyproject_npu.toml", "soc_env": "", "subdirectory": "python"}, {"component": "sgl-kernel-npu-a2", "dist": "sgl-kernel-npu-a2", "env": {}, "fetch": {"archive": "https://github.com/sgl-project/sgl-kernel-npu/releases/download/2026.02.01/sgl-kernel-npu-2026.02.01-torch2.8.0-py311-cann8.5.0-910b-aarch64.zip", "files": [], "sha256": "", "wheels": ["torch-memory-saver", "sgl-kernel-npu", "deep-ep"]}, "files": [], "kind": "wheels", "soc_env": ""}, {"component": "megatron-lm", "dist": "megatron-core", "env": {}, "fetch": {"branch": "core_r0.16.0", "commit": "ddc0d6774783b032ddceacc5714e653651daecb9", "git": "https://github.com/NVIDIA/Megatron-LM.git"}, "kind": "git", "soc_env": ""}, {"component": "mindspeed", "dist": "mindspeed", "env": {}, "fetch": {"branch": "core_r0.16.0", "commit": "e4772499f7eb9fa9a68919dd1eaddef00e915b2d", "git": "https://github.com/Ascend/MindSpeed.git"}, "kind": "git", "soc_env": ""}], "soc_version": "ascend910b1"}},
   {"slug": "4-app/deps-ray",
    "requirements": [
     "ray==2.60.0 --hash=sha256:d51d623d6af4ef49f5dee7d3340b95b44cdc774b6a7964e8632acdfce8b9efac"
