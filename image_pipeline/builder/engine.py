@@ -68,13 +68,17 @@ def host_platform() -> str:
 
 def ensure_engine(platforms=(), log=print) -> None:
     """No-op when a daemon answers; else install docker.io (Debian/Ubuntu, root) and start dockerd.
-    Then make every asked-for platform runnable here (QEMU user emulation for foreign ones)."""
+    Then make every asked-for platform runnable here (QEMU user emulation for foreign ones), and, as
+    root with apt, install mmdebstrap for the bases no registry gives: here, before builds run side by
+    side (CI builds the arm64 image beside make image), two of which would race for apt's lock."""
     if answers():
         log("engine: a Docker Engine already answers")
     else:
         _start_engine(log)
     for platform in platforms:
         ensure_emulation(platform, log)
+    if not shutil.which("mmdebstrap") and os.geteuid() == 0 and shutil.which("apt-get"):
+        apt_install(["mmdebstrap"], log)
 
 
 def _start_engine(log) -> None:
@@ -82,7 +86,7 @@ def _start_engine(log) -> None:
         raise UserError("no Docker Engine answers and starting one needs root: run `sudo make engine` "
                         "or start dockerd yourself")
     if not shutil.which("dockerd"):
-        apt_install(["docker.io", "docker-compose", "mmdebstrap"], log)
+        apt_install(["docker.io", "docker-compose"], log)
     log(f"engine: starting dockerd {' '.join(DOCKERD_ARGS)} (log: {DOCKERD_LOG})")
     with open(DOCKERD_LOG, "ab") as out:
         subprocess.Popen(["dockerd", *DOCKERD_ARGS], stdout=out, stderr=subprocess.STDOUT,
