@@ -27,7 +27,7 @@ SOURCE_DATE_EPOCH = 315532800
 
 @dataclass(frozen=True)
 class TierView:
-    """One layer of an image as the template sees it."""
+    """One tier of an image as the template sees it (its layers: layer_names)."""
     name: str
     doc: str
     position: int
@@ -38,14 +38,6 @@ class TierView:
     @property
     def slug(self) -> str:
         return f"{self.position + 1}-{self.name}"
-
-    def pinned(self, entries) -> list:
-        """The lock entries of the tier's own components: their layer is the one a bump re-ships."""
-        return [e for e in entries if e.name in {c.dist for c in self.components}]
-
-    def dependencies(self, entries) -> list:
-        """Every other lock entry of the tier: one layer beneath, reused while the pins move."""
-        return [e for e in entries if e.name not in {c.dist for c in self.components}]
 
 
 def needs_builder(comp) -> bool:

@@ -16,7 +16,8 @@ from ..lock import lockfile
 from ..manifest import rules, schema
 from ..paths import DOCUMENTS, VERL_TESTS_RECORD
 from ..manifest.model import arch_of
-from .dockerfile import tiers_of
+from . import install_plan
+from .dockerfile import own_layers
 from .install_script import script_name
 
 BEGIN = "<!-- BEGIN GENERATED: {name} (python build.py render) -->"
@@ -227,18 +228,23 @@ def _locked_version(lock, comp, platform) -> str:
 
 
 def _layers(manifest, locks) -> str:
+    """One row per layer the image's Dockerfile installs into on each platform (install_plan.parts)."""
     rows = []
     for img in manifest.images.values():
+        own = own_layers(img, [locks[(img.name, p)] for p in img.platforms if locks.get((img.name, p))])
         for platform in img.platforms:
             lock = locks.get((img.name, platform))
-            for tier in tiers_of(img.on(platform)):
-                members = [e for e in (lock.packages if lock else []) if e.tier == tier.name]
-                deps, pinned = tier.dependencies(members), tier.pinned(members)
-                arch = platform.split("/")[1]
-                rows.append([f"`{img.name}`", arch, f"{tier.name}: dependencies", f"{len(deps)} packages",
-                             tables.size(sum(e.artifact.size or 0 for e in deps))])
-                rows.append([f"`{img.name}`", arch, f"{tier.name}: pins", ", ".join(c.name for c in tier.components),
-                             tables.size(sum(e.artifact.size or 0 for e in pinned))])
+            installed = {c.name for c in img.on(platform).components}
+            for part in install_plan.parts(img, platform, lock, own) if lock else []:
+                if part.kind.startswith("pins"):
+                    what = ", ".join(c.name for c in part.tier.components if c.name in installed
+                                     and part.kind in ("pins", f"pins-{c.name}"))
+                else:
+                    what = f"{len(part.entries)} packages" if part.kind == "deps" else part.kind[len("deps-"):]
+                if not what:
+                    continue  # a component of another platform: its step installs nothing here
+                rows.append([f"`{img.name}`", platform.split("/")[1], f"{part.tier.name}: {part.kind}", what,
+                             tables.size(sum(e.artifact.size or 0 for e in part.entries))])
     return tables.markdown(["image", "arch", "layer", "what is in it", "locked wheels (compressed size)"], rows)
 
 
