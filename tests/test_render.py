@@ -156,10 +156,10 @@ def test_layers_in_tier_order_and_a_split_tier_has_its_large_dependencies_the_re
         lines = _lines(name)
         own = dockerfile.locked_own_layers(REPO, image)
         tiers = dockerfile.tiers_of(image)
-        mounts = [f"source=tiers/{tier.slug}/{layer}," for tier in tiers for layer in dockerfile.layer_names(tier, own)]
+        mounts = [f"source=tiers/{tier.slug}/{layer.name}," for tier in tiers for layer in dockerfile.layers_of(tier, own)]
         for tier in tiers:
             split = [*(f"deps-{d}" for d in own.get(tier.name, ())), "deps", *(f"pins-{c.name}" for c in tier.components)]
-            assert dockerfile.layer_names(tier, own) == (split if tier.split else ["deps", "pins"])
+            assert [layer.name for layer in dockerfile.layers_of(tier, own)] == (split if tier.split else ["deps", "pins"])
         positions = [_index(lines, mount) for mount in mounts]
         assert positions == sorted(positions) and len(set(positions)) == len(mounts)
         for position in positions:

@@ -13,7 +13,6 @@ from __future__ import annotations
 import json
 import os
 import shlex
-import shutil
 import subprocess
 import tarfile
 import tempfile
@@ -92,8 +91,7 @@ def bootstrap(api, comp, platform: str, mirror: str | None, log, reference: str 
     (mmdebstrap with SOURCE_DATE_EPOCH writes a reproducible tarball; the config's times are stamped)."""
     if os.geteuid() != 0:
         raise UserError(f"bootstrapping {comp.reference} needs root (mmdebstrap)")
-    if not shutil.which("mmdebstrap"):
-        engine.apt_install(["mmdebstrap"], log)
+    engine.ensure_mmdebstrap(log)
     engine.ensure_emulation(platform, log)
     settings = comp.get("bootstrap")
     mirror = mirror or settings.get("mirror")

@@ -77,7 +77,13 @@ def ensure_engine(platforms=(), log=print) -> None:
         _start_engine(log)
     for platform in platforms:
         ensure_emulation(platform, log)
-    if not shutil.which("mmdebstrap") and os.geteuid() == 0 and shutil.which("apt-get"):
+    if os.geteuid() == 0 and shutil.which("apt-get"):
+        ensure_mmdebstrap(log)
+
+
+def ensure_mmdebstrap(log) -> None:
+    """mmdebstrap makes the Debian bases no registry gives (builder/base.py)."""
+    if not shutil.which("mmdebstrap"):
         apt_install(["mmdebstrap"], log)
 
 

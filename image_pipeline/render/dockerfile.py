@@ -27,7 +27,7 @@ SOURCE_DATE_EPOCH = 315532800
 
 @dataclass(frozen=True)
 class TierView:
-    """One tier of an image as the template sees it (its layers: layer_names)."""
+    """One tier of an image as the template sees it (its layers: layers_of)."""
     name: str
     doc: str
     position: int
@@ -69,14 +69,22 @@ def own_layers(image, locks) -> dict:
     return {tier: tuple(sorted(names)) for tier, names in out.items()}
 
 
-def layer_names(tier, own: dict) -> list:
+@dataclass(frozen=True)
+class Layer:
+    """One install step of a tier: tiers/<n>-<tier>/<name>/ in the build context."""
+    name: str  # deps | pins; in a split tier deps-<dist> | deps | pins-<component>
+    dist: str = ""  # the large dependency a deps-<dist> layer holds alone
+    components: tuple = ()  # the pinned components a pins layer installs
+
+
+def layers_of(tier, own: dict) -> list:
     """The layers of one tier, in install order: its dependencies, then its components. A split tier
     has a layer per large dependency, one for the rest, then one per component (its bump re-ships that
     one); any other tier two: deps, pins."""
     if not tier.split:
-        return ["deps", "pins"]
-    return ([f"deps-{dist}" for dist in own.get(tier.name, ())] + ["deps"]
-            + [f"pins-{comp.name}" for comp in tier.components])
+        return [Layer("deps"), Layer("pins", components=tier.components)]
+    return ([Layer(f"deps-{dist}", dist=dist) for dist in own.get(tier.name, ())] + [Layer("deps")]
+            + [Layer(f"pins-{comp.name}", components=(comp,)) for comp in tier.components])
 
 
 def with_alternative(image, alternative):
@@ -111,8 +119,9 @@ def render_image(env, manifest, image, alternative=None) -> dict:
     own = locked_own_layers(manifest.path.parent, image)
     variant = with_alternative(image, alternative) if alternative else image
     tiers = tiers_of(variant)
-    layers = {tier.name: layer_names(tier, own) for tier in tiers}
-    builders = [(tier, comp) for tier in tiers for comp in tier.built]
+    layers = {tier.name: layers_of(tier, own) for tier in tiers}
+    builders = [(tier, comp, layer) for tier in tiers for layer in layers[tier.name] for comp in layer.components
+                if comp in tier.built]
     text = render_template(env, "Dockerfile.j2", image.name, image=variant, repository=manifest.repository,
                            tiers=tiers, builders=builders, alternative=alternative, layers=layers, source_date_epoch=SOURCE_DATE_EPOCH,
                            base_env=sorted((variant.base.get("env") or {}).items()))

@@ -3,7 +3,7 @@ both the build context (builder/context.py) and the bare-metal install script
 (render/install_script.py) are made from, so a host install cannot differ from the image's.
 
 A part is one run of installer/install_tier.py, one layer of the image, in tiers/<n>-<tier>/<layer>/
-(dockerfile.layer_names): deps and pins; in a tier pins.yaml splits, deps-<dist> for each large
+(dockerfile.layers_of): deps and pins; in a tier pins.yaml splits, deps-<dist> for each large
 dependency (dockerfile.own_layers), deps for the others and pins-<component> for each component.
 Each part has:
   entries  the locked packages it installs (requirements.txt: `name==version --hash=sha256:...`)
@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .dockerfile import TierView, layer_names, needs_builder, tiers_of
+from .dockerfile import Layer, TierView, layers_of, needs_builder, tiers_of
 
 FETCH = "fetch"  # the key of an item that only the fetching side reads
 
@@ -24,13 +24,13 @@ FETCH = "fetch"  # the key of an item that only the fetching side reads
 @dataclass(frozen=True)
 class Part:
     tier: TierView
-    kind: str  # deps | pins
+    layer: Layer
     entries: tuple  # lock Entries
     items: tuple  # dicts: install_tier.py items plus `fetch`
 
     @property
     def slug(self) -> str:
-        return f"{self.tier.slug}/{self.kind}"
+        return f"{self.tier.slug}/{self.layer.name}"
 
     def requirements(self) -> str:
         return "".join(requirement_line(entry) + "\n" for entry in self.entries)
@@ -49,26 +49,25 @@ def requirement_line(entry) -> str:
 
 
 def parts(image, platform: str, lock, own: dict) -> list:
-    """Every part of the image on `platform`, one per layer the Dockerfile has (layer_names, in its
+    """Every part of the image on `platform`, one per layer the Dockerfile has (layers_of, in its
     order), also where it installs nothing on this platform. own: dockerfile.own_layers."""
     installed = {c.name for c in image.on(platform).components}
     out = []
     for tier in tiers_of(image):
         entries = sorted((e for e in lock.packages if e.tier == tier.name), key=lambda e: e.name)
-        mine = {c.name: c for c in tier.components if c.name in installed}
-        taken = {c.dist for c in mine.values()} | set(own.get(tier.name, ()))
-        for layer in layer_names(tier, own):
-            if layer == "deps":
-                out.append(Part(tier, layer, tuple(e for e in entries if e.name not in taken), ()))
-            elif layer.startswith("deps-"):
-                out.append(Part(tier, layer, tuple(e for e in entries if layer == f"deps-{e.name}"), ()))
-            else:
-                comps = [c for c in mine.values() if layer in ("pins", f"pins-{c.name}")]
+        taken = {c.dist for c in tier.components if c.name in installed} | set(own.get(tier.name, ()))
+        for layer in layers_of(tier, own):
+            if layer.components:
+                comps = [c for c in layer.components if c.name in installed]
                 out.append(_pinned_part(image, tier, layer, comps, entries, lock, platform))
+            else:
+                mine = [e for e in entries if e.name == layer.dist] if layer.dist else \
+                    [e for e in entries if e.name not in taken]
+                out.append(Part(tier, layer, tuple(mine), ()))
     return out
 
 
-def _pinned_part(image, tier, layer: str, comps: list, entries, lock, platform: str) -> Part:
+def _pinned_part(image, tier, layer: Layer, comps: list, entries, lock, platform: str) -> Part:
     """The layer of components: their locked entries, and how install_tier installs what the lock did not
     resolve (empty where they are all for another platform)."""
     items = tuple(i for i in (_item(image, comp, lock, platform) for comp in comps) if i is not None)

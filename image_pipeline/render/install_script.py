@@ -20,7 +20,6 @@ from ..manifest.model import PLATFORM_ARCH, platform_slug
 from . import dockerfile, install_plan
 
 
-
 def script_name(platform: str) -> str:
     return f"install.{platform_slug(platform)}.sh"
 
@@ -28,11 +27,12 @@ def script_name(platform: str) -> str:
 def render_scripts(env, manifest, image, root, dockerfile_text: str) -> dict:
     """{file name: text} for each platform of the image that has a lock."""
     out = {}
+    own = dockerfile.locked_own_layers(root, image)
     for platform in image.platforms:
         lock = lockfile.read(lockfile.path_for(root, image.name, platform))
         if lock is None:
             continue  # `build.py lock` first; render --check reports the missing lock
-        plan = build_plan(manifest, image, platform, lock, dockerfile_text)
+        plan = build_plan(manifest, image, platform, lock, own, dockerfile_text)
         text = dockerfile.render_template(
             env, "install.sh.j2", image.name, image=image, platform=platform, arch=PLATFORM_ARCH[platform], plan=plan, plan_json=plan_text(plan),
             script=script_name(platform), lock_path=f"images/{image.name}/pylock.{platform_slug(platform)}.toml",
@@ -41,9 +41,9 @@ def render_scripts(env, manifest, image, root, dockerfile_text: str) -> dict:
     return out
 
 
-def build_plan(manifest, image, platform: str, lock, dockerfile_text: str) -> dict:
+def build_plan(manifest, image, platform: str, lock, own: dict, dockerfile_text: str) -> dict:
     parts = []
-    for part in install_plan.parts(image, platform, lock, dockerfile.locked_own_layers(manifest.path.parent, image)):
+    for part in install_plan.parts(image, platform, lock, own):
         sources = part.sources(image)
         sources["items"] = [dict(item) for item in part.items]  # with `fetch`: the host fetches them itself
         sources["apt_build"] = []  # the script checks the host's packages up front and never purges them

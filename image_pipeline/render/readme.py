@@ -236,14 +236,14 @@ def _layers(manifest, locks) -> str:
             lock = locks.get((img.name, platform))
             installed = {c.name for c in img.on(platform).components}
             for part in install_plan.parts(img, platform, lock, own) if lock else []:
-                if part.kind.startswith("pins"):
-                    what = ", ".join(c.name for c in part.tier.components if c.name in installed
-                                     and part.kind in ("pins", f"pins-{c.name}"))
+                layer = part.layer
+                if layer.components:
+                    what = ", ".join(c.name for c in layer.components if c.name in installed)
                 else:
-                    what = f"{len(part.entries)} packages" if part.kind == "deps" else part.kind[len("deps-"):]
+                    what = layer.dist or f"{len(part.entries)} packages"
                 if not what:
                     continue  # a component of another platform: its step installs nothing here
-                rows.append([f"`{img.name}`", platform.split("/")[1], f"{part.tier.name}: {part.kind}", what,
+                rows.append([f"`{img.name}`", platform.split("/")[1], f"{part.tier.name}: {layer.name}", what,
                              tables.size(sum(e.artifact.size or 0 for e in part.entries))])
     return tables.markdown(["image", "arch", "layer", "what is in it", "locked wheels (compressed size)"], rows)
 
