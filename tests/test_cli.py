@@ -101,6 +101,10 @@ def code_copy(repo_copy):
     ("patch:mbridge-dequant-device", lambda r: edit(r / "patches/mbridge-dequant-device.diff", "\n", "\n\n")),
     ("code:image_pipeline/builder/context.py", lambda r: edit(r / "image_pipeline/builder/context.py", "import json",
                                                            "import json  # x")),
+    ("code:image_pipeline/builder/image_config.py", lambda r: edit(r / "image_pipeline/builder/image_config.py",
+                                                                "import json", "import json  # x")),
+    ("code:image_pipeline/builder/sbom.py", lambda r: edit(r / "image_pipeline/builder/sbom.py", "import uuid",
+                                                        "import uuid  # x")),
 ])
 def test_every_kind_of_build_input_changes_the_content_hash(code_copy, kind, change):
     before = _inputs(code_copy)

@@ -14,7 +14,7 @@ import zipfile
 
 import pytest
 
-from image_pipeline.builder import base, context, engine, pipeline, wheelhouse
+from image_pipeline.builder import base, context, engine, image_config, pipeline, wheelhouse
 from image_pipeline.errors import UserError
 from image_pipeline.lock import artifacts, lockfile, resolve
 from image_pipeline.lock.request import build_request
@@ -168,10 +168,10 @@ def test_unverified_bytes_are_in_the_content_hash(prepared):
 def test_the_images_pins_json_and_labels_say_which_files_were_installed_unverified(prepared):
     first = prepared[0]
     listed = [u.as_dict() for u in first.unverified]
-    pins = json.loads(pipeline.with_unverified(first.rendered, listed)["pins.json"])
+    pins = json.loads(image_config.with_unverified(first.rendered, listed)["pins.json"])
     assert pins["unverified"] == listed
     assert {k: v for k, v in pins.items() if k != "unverified"} == json.loads(first.rendered["pins.json"])
-    assert pipeline.with_unverified(first.rendered, []) == first.rendered
+    assert image_config.with_unverified(first.rendered, []) == first.rendered
     for entry in listed:
         external = next(x for x in INDEX_EXTERNALS if x.component == entry["component"])
         name, data = wheel(external.dist, external.version)

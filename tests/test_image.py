@@ -10,7 +10,7 @@ import sys
 import pytest
 
 from image_pipeline import network
-from image_pipeline.builder import base, engine, pipeline
+from image_pipeline.builder import base, engine, image_config, pipeline
 from image_pipeline.errors import UserError
 from image_pipeline.manifest import load_manifest
 from image_pipeline.smoke import runner
@@ -22,14 +22,14 @@ pytestmark = pytest.mark.docker
 
 def test_labels_carry_provenance_and_the_resolved_pins(engine_client, cpu_image):
     labels = engine_client.images.get(cpu_image.image_id).labels
-    for key in ("created", "revision", "source", "version", "title"):
+    for key in ("created", "revision", "version", "title"):
         assert labels.get(f"org.opencontainers.image.{key}"), key
     assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ", labels["org.opencontainers.image.created"])
     committed = json.loads((REPO / "images/cpu/pins.json").read_text())
     assert json.loads(labels["org.verl.image.pins"]) == committed
-    assert labels[pipeline.CONTENT_LABEL].startswith(cpu_image.tags.short_hash)
-    assert labels[pipeline.PLATFORM_LABEL] == engine.host_platform()
-    assert json.loads(labels[pipeline.UNVERIFIED_LABEL]) == []  # every file of the cpu lock is hash-pinned
+    assert labels[image_config.CONTENT_LABEL].startswith(cpu_image.tags.short_hash)
+    assert labels[image_config.PLATFORM_LABEL] == engine.host_platform()
+    assert json.loads(labels[image_config.UNVERIFIED_LABEL]) == []  # every file of the cpu lock is hash-pinned
     assert engine_client.images.get(cpu_image.image_id).attrs["Architecture"] == cpu_image.tags.arch
 
 

@@ -5,7 +5,7 @@ import json
 
 import pytest
 
-from image_pipeline.builder import base, engine, pipeline
+from image_pipeline.builder import base, engine, image_config
 from image_pipeline.manifest import load_manifest
 
 from conftest import REPO
@@ -29,7 +29,7 @@ def test_every_path_that_makes_an_arm64_image_records_arm64(engine_client, cpu_i
     built = engine_client.images.get(cpu_image_arm64.image_id)
     assert bootstrapped.attrs["Architecture"] == "arm64"  # `docker import` alone would say amd64
     assert built.attrs["Architecture"] == "arm64"
-    assert built.labels[pipeline.PLATFORM_LABEL] == ARM64
+    assert built.labels[image_config.PLATFORM_LABEL] == ARM64
     out = engine_client.containers.run(cpu_image_arm64.image_id, ["uname", "-m"], remove=True, network_mode="none",
                                        platform=ARM64)
     assert out.decode().strip() == "aarch64"

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from image_pipeline.builder import engine, inputs, pipeline, reproduce, sbom
+from image_pipeline.builder import engine, image_config, inputs, reproduce, sbom
 from image_pipeline.lock import lockfile
 from image_pipeline.manifest import load_manifest
 
@@ -142,6 +142,32 @@ def test_the_source_date_is_the_last_commit_that_changed_an_input(tmp_path):
     assert inputs.source_date(root, image).epoch == 1_700_000_200
 
 
+def test_a_config_difference_is_named_down_to_the_label():
+    promoted = {"created": "t", "config": {"Labels": {"a": "1", "source": "file:///work/main"}, "Cmd": ["bash"]}}
+    rebuilt = {"created": "t", "config": {"Labels": {"a": "1", "source": "/check/repo.git"}, "Cmd": ["bash"]},
+               "history": []}
+    assert reproduce.config_differences(promoted, rebuilt) == [
+        'config.Labels.source: "file:///work/main" -> "/check/repo.git"', "history: null -> []"]
+
+
+def test_two_clones_of_one_commit_label_the_image_alike(tmp_path):
+    """The labels are part of the image id: a clone's path or remote in them made CI's rebuild of an image
+    another clone had promoted differ from it in one label."""
+    origin = copy_repo(tmp_path / "origin")
+    _git(origin, "init", "-q")
+    _git(origin, "add", "-A")
+    _git(origin, "commit", "-qm", "inputs", when=1_700_000_000)
+    clones = [tmp_path / name for name in ("one", "two")]
+    for clone in clones:
+        subprocess.run(["git", "clone", "-q", str(origin), str(clone)], check=True)
+    _git(clones[1], "remote", "set-url", "origin", "https://example.org/fork.git")
+    image = load_manifest(origin / "pins.yaml").default_image
+    labels = [image_config.oci_labels(load_manifest(c / "pins.yaml"), image, "linux/amd64", c, "d" * 64, "sha256:b",
+                                      "{}") for c in clones]
+    assert labels[0] == labels[1]
+    assert labels[0]["org.opencontainers.image.created"] == image_config.timestamp(1_700_000_000)
+
+
 @pytest.mark.docker
 def test_the_cpu_image_rebuilt_with_no_cache_is_the_same_image(cpu_image):
     """Every layer and the config, so the id: `build.py reproduce` rebuilds next to the promoted image."""
@@ -174,7 +200,7 @@ def test_a_step_that_differs_between_builds_is_named_by_its_file(engine_client, 
     context = tmp_path / "context"
     context.mkdir()
     (context / "Dockerfile").write_text(f"FROM {cpu_image.tags.final}\nRUN date +%s%N > /etc/verl-image/clock\n")
-    built = [engine.stamp(engine_client, engine.build(context, f"verl-ascend:reproduce-test-{n}", buildargs={}, labels={},
+    built = [image_config.stamp(engine_client, engine.build(context, f"verl-ascend:reproduce-test-{n}", buildargs={}, labels={},
                                                       platform=engine.host_platform(), plain=True, no_cache=True),
                           f"verl-ascend:reproduce-test-{n}", EPOCH) for n in (1, 2)]
     lines = []
@@ -191,8 +217,8 @@ def test_a_step_that_differs_between_builds_is_named_by_its_file(engine_client, 
 @pytest.mark.docker
 def test_the_sbom_ships_in_the_image_validates_and_lists_the_lock_and_every_dpkg_package(engine_client, cpu_image):
     image = engine_client.images.get(cpu_image.image_id)
-    text = engine.read_file(engine_client, cpu_image.image_id, pipeline.SBOM_PATH).decode()
-    assert image.labels[pipeline.SBOM_LABEL] == hashlib.sha256(text.encode()).hexdigest()
+    text = engine.read_file(engine_client, cpu_image.image_id, image_config.SBOM_PATH).decode()
+    assert image.labels[image_config.SBOM_LABEL] == hashlib.sha256(text.encode()).hexdigest()
     sbom.validate(text)
     components = json.loads(text)["components"]
     hashes = {c["name"]: {h["content"] for h in c.get("hashes", [])} for c in components  # tzdata is both

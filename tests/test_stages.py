@@ -151,13 +151,13 @@ def test_the_stages_split_the_suite_by_device_and_together_run_all_of_it():
 
 
 def test_the_label_says_what_pins_yaml_says_about_each_platforms_device_checks():
-    from image_pipeline.builder import pipeline
+    from image_pipeline.builder import image_config
 
     waived, tested = sorted(NPU.waivers)[0], next(p for p in NPU.platforms if p not in NPU.waivers)
-    assert pipeline.device_checks_label(NPU, waived) == f"not run on {waived}: {NPU.waivers[waived]}"
-    assert pipeline.device_checks_label(NPU, tested).startswith(f"required on {tested} (device runner {NPU.runner.name})")
-    labels = pipeline.oci_labels(M, NPU, waived, REPO, "d" * 64, IMAGE_ID, "{}")
-    assert labels[pipeline.DEVICE_CHECKS_LABEL] == pipeline.device_checks_label(NPU, waived)
+    assert image_config.device_checks_label(NPU, waived) == f"not run on {waived}: {NPU.waivers[waived]}"
+    assert image_config.device_checks_label(NPU, tested).startswith(f"required on {tested} (device runner {NPU.runner.name})")
+    labels = image_config.oci_labels(M, NPU, waived, REPO, "d" * 64, IMAGE_ID, "{}")
+    assert labels[image_config.DEVICE_CHECKS_LABEL] == image_config.device_checks_label(NPU, waived)
 
 
 def test_a_stage_run_that_ran_other_checks_than_its_own_does_not_pass(tmp_path):

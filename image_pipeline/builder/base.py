@@ -23,7 +23,7 @@ from ..errors import UserError
 from ..manifest.model import arch_of
 from ..manifest.references import base_reference
 from ..render.dockerfile import SOURCE_DATE_EPOCH
-from . import engine
+from . import engine, image_config
 
 PULL_TIMEOUT_S = 600
 DEBIAN_ARCH = {"linux/amd64": "amd64", "linux/arm64": "arm64"}
@@ -112,7 +112,7 @@ def bootstrap(api, comp, platform: str, mirror: str | None, log, reference: str 
         built = engine.build(context, local, platform=platform, buildargs={}, labels={
             "org.verl.image.base": comp.reference, "org.verl.image.bootstrap": json.dumps(settings, sort_keys=True)},
             plain=False)
-    built = engine.stamp(api, built, local, SOURCE_DATE_EPOCH)
+    built = image_config.stamp(api, built, local, SOURCE_DATE_EPOCH)
     _check(api, comp, local, platform)
     log(f"base {local}: bootstrapped in {time.monotonic() - started:.0f} s ({built[:19]})")
     return built

@@ -8,12 +8,9 @@ exists, else a client whose classic `docker build` speaks BuildKit itself (Debia
 
 from __future__ import annotations
 
-import base64
 import contextlib
 import functools
-import hashlib
 import io
-import json
 import os
 import re
 import shutil
@@ -22,7 +19,6 @@ import sys
 import tarfile
 import tempfile
 import time
-from datetime import datetime, timezone
 from pathlib import Path
 
 from ..errors import UserError
@@ -293,62 +289,6 @@ def build(context_dir: Path, tag: str, *, platform: str, buildargs: dict, labels
         raise BuildFailed(status.removeprefix("ERROR: ").strip() or f"exit code {process.returncode}", step, tail)
     progress.finish()
     return iidfile.read_text().strip()
-
-
-BUILDKIT_CACHE_KEY = "moby.buildkit.cache.v0"  # the inline cache --cache-from reads; its records carry times
-
-
-def timestamp(epoch: int) -> str:
-    return datetime.fromtimestamp(epoch, timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
-
-
-def stamp(api, image_id: str, reference: str, epoch: int, *, add: tuple = (), labels: dict | None = None) -> str:
-    """The image with every time in its config (created, each history entry, the inline cache's
-    records) set to epoch, tagged reference; returns its id. The engine's BuildKit (0.8, in docker.io
-    20.10) stamps the wall clock there and has no SOURCE_DATE_EPOCH, so two builds of the same layers
-    got two ids. add: (path in the image, bytes), one last layer written here, byte for byte the same
-    every time; labels join the config's. Only the config and that layer are loaded: the engine keeps
-    the layers it has."""
-    config = json.loads(raw_config(api, image_id))
-    when = timestamp(epoch)
-    config["created"] = when
-    for entry in config.get("history", []):
-        entry["created"] = when
-    if BUILDKIT_CACHE_KEY in config:
-        cache = json.loads(base64.b64decode(config[BUILDKIT_CACHE_KEY]))
-        for record in cache if isinstance(cache, list) else cache.get("records", []):  # 0.8 writes a bare list
-            for layer in record.get("layers", []):
-                layer["createdAt"] = when
-        config[BUILDKIT_CACHE_KEY] = base64.b64encode(json.dumps(cache, sort_keys=True).encode()).decode()
-    config["config"]["Labels"] = {**(config["config"].get("Labels") or {}), **(labels or {})}
-    files = {f"{i}/layer.tar": None for i in range(len(config["rootfs"]["diff_ids"]))}  # present in the engine
-    if add:
-        path, data = add
-        layer = _layer_of(path, data, epoch)
-        config["rootfs"]["diff_ids"].append(f"sha256:{hashlib.sha256(layer).hexdigest()}")
-        config["history"].append({"created": when, "created_by": f"ADD {Path(path).name} {path} # build.py",
-                                  "comment": "build.py"})
-        files["added/layer.tar"] = layer
-    raw = json.dumps(config, sort_keys=True, separators=(",", ":")).encode()
-    digest = hashlib.sha256(raw).hexdigest()
-    manifest = json.dumps([{"Config": f"{digest}.json", "RepoTags": [reference], "Layers": list(files)}]).encode()
-    members = {f"{digest}.json": raw, "manifest.json": manifest, **{k: v for k, v in files.items() if v is not None}}
-    api.images.load(_tar(members, epoch))
-    return f"sha256:{digest}"
-
-
-def _layer_of(path: str, data: bytes, epoch: int) -> bytes:
-    return _tar({path.lstrip("/"): data}, epoch)
-
-
-def _tar(members: dict, epoch: int) -> bytes:
-    archive = io.BytesIO()
-    with tarfile.open(fileobj=archive, mode="w", format=tarfile.USTAR_FORMAT) as tar:
-        for name, data in members.items():
-            member = tarfile.TarInfo(name)
-            member.size, member.mtime, member.mode = len(data), epoch, 0o644
-            tar.addfile(member, io.BytesIO(data))
-    return archive.getvalue()
 
 
 def read_file(api, image_id: str, path: str) -> bytes:

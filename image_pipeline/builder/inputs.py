@@ -20,10 +20,12 @@ from ..lock import lockfile
 from ..paths import INSTALLER, PAYLOAD, REPO, SMOKE
 
 TREES = (INSTALLER, PAYLOAD, SMOKE)
-# the code that turns a lock and the repository into a build context
+# the code that turns a lock and the repository into a build context, and that writes the config,
+# labels and SBOM around the built layers
 ASSEMBLY_CODE = ("image_pipeline/builder/context.py", "image_pipeline/builder/wheelhouse.py",
                  "image_pipeline/builder/inputs.py", "image_pipeline/lock/lockfile.py",
-                 "image_pipeline/render/install_plan.py")
+                 "image_pipeline/render/install_plan.py", "image_pipeline/builder/image_config.py",
+                 "image_pipeline/builder/sbom.py")
 IGNORED = ("__pycache__", ".pytest_cache", ".mypy_cache")
 
 

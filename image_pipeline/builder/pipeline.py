@@ -17,7 +17,6 @@ import fcntl
 import hashlib
 import json
 import os
-import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 from typing import NamedTuple
@@ -30,17 +29,8 @@ from ..lock.resolve import uv_version
 from ..manifest.model import arch_of, platform_slug
 from ..manifest.references import Tags, tags_of
 from ..render import dockerfile
-from . import base, context, engine, inputs, sbom, wheelhouse
+from . import base, context, engine, image_config, inputs, sbom, wheelhouse
 
-CONTENT_LABEL = "org.verl.image.content-hash"
-PLATFORM_LABEL = "org.verl.image.platform"
-DEVICE_CHECKS_LABEL = "org.verl.image.device-checks"
-# JSON list of {component, file, sha256}: files installed as served (--allow-unverified), [] when none;
-# pins.json (the label org.verl.image.pins and /etc/verl-image/pins.json) lists them under "unverified"
-UNVERIFIED_LABEL = "org.verl.image.unverified"
-# the CycloneDX SBOM (builder/sbom.py), the image's last layer; the label holds its sha256
-SBOM_PATH = "/etc/verl-image/sbom.cdx.json"
-SBOM_LABEL = "org.verl.image.sbom.sha256"
 DPKG_STATUS = "/var/lib/dpkg/status"
 
 
@@ -165,11 +155,11 @@ def build_candidate(api, manifest, image, platform: str, root: Path, profile, pr
     house = wheelhouse.fetch(manifest, image, platform, root, profile, cache, log,
                              allowed=[u.component for u in unverified])
     listed = [u.as_dict() for u in house.unverified]
-    rendered = with_unverified(rendered, listed)
+    rendered = image_config.with_unverified(rendered, listed)
     target = cache / "context" / image.name / platform_slug(platform)
     context.assemble(root, image, platform, rendered, house, target)
-    labels = oci_labels(manifest, image, platform, root, digest, base_id, rendered["pins.json"])
-    labels[UNVERIFIED_LABEL] = json.dumps(listed, sort_keys=True, separators=(",", ":"))
+    labels = image_config.oci_labels(manifest, image, platform, root, digest, base_id, rendered["pins.json"])
+    labels[image_config.UNVERIFIED_LABEL] = json.dumps(listed, sort_keys=True, separators=(",", ":"))
     log(f"image {tags.candidate}: building from {target}")
     built = engine.build(target, tags.candidate, platform=platform, buildargs=buildargs(image, platform, profile),
                          labels=labels, plain=plain, cache_from=cache_from, no_cache=no_cache)
@@ -178,17 +168,10 @@ def build_candidate(api, manifest, image, platform: str, root: Path, profile, pr
                            dpkg_status=engine.read_file(api, built, DPKG_STATUS).decode(errors="replace"),
                            base_reference=image.base.reference, base_id=base_id, content_hash=digest,
                            source_date_epoch=epoch).encode()
-    log(f"image {tags.candidate}: SBOM at {SBOM_PATH} ({len(bill)} bytes); times stamped {engine.timestamp(epoch)}")
-    return engine.stamp(api, built, tags.candidate, epoch, add=(SBOM_PATH, bill),
-                        labels={SBOM_LABEL: hashlib.sha256(bill).hexdigest()})
-
-
-def with_unverified(rendered: dict, unverified: list) -> dict:
-    """The image's pins.json, listing under "unverified" the files installed as served (none: as rendered)."""
-    if not unverified:
-        return rendered
-    pins = {**json.loads(rendered["pins.json"]), "unverified": unverified}
-    return {**rendered, "pins.json": json.dumps(pins, indent=2, sort_keys=True) + "\n"}
+    log(f"image {tags.candidate}: SBOM at {image_config.SBOM_PATH} ({len(bill)} bytes); times stamped "
+        f"{image_config.timestamp(epoch)}")
+    return image_config.stamp(api, built, tags.candidate, epoch, add=(image_config.SBOM_PATH, bill),
+                              labels={image_config.SBOM_LABEL: hashlib.sha256(bill).hexdigest()})
 
 
 def promote(api, image_id: str, tags: Tags, log) -> None:
@@ -197,40 +180,3 @@ def promote(api, image_id: str, tags: Tags, log) -> None:
         if engine.image_id(api, reference) != image_id:
             target.tag(*reference.rsplit(":", 1))
             log(f"promoted {reference} -> {tags.final}")
-
-
-def oci_labels(manifest, image, platform, root: Path, digest: str, base_id: str, pins_json: str) -> dict:
-    """Nothing here depends on when or from which clone the image is built: created is the inputs'
-    SOURCE_DATE_EPOCH and revision the commit that last changed them."""
-    commit, epoch = inputs.source_date(root, image)
-    return {
-        "org.opencontainers.image.created": engine.timestamp(epoch),
-        "org.opencontainers.image.revision": commit or "unknown",
-        "org.opencontainers.image.source": git_source(root),
-        "org.opencontainers.image.version": image.human_tag,
-        "org.opencontainers.image.title": f"{manifest.repository} {image.name}",
-        "org.opencontainers.image.description": f"verl on {image.device} ({image.base.reference})",
-        "org.opencontainers.image.base.name": image.base.reference,
-        "org.opencontainers.image.base.digest": base_id,
-        CONTENT_LABEL: digest,
-        PLATFORM_LABEL: platform,
-        DEVICE_CHECKS_LABEL: device_checks_label(image, platform),
-        "org.verl.image.pins": json.dumps(json.loads(pins_json), sort_keys=True, separators=(",", ":")),
-    }
-
-
-def device_checks_label(image, platform: str) -> str:
-    """What pins.yaml says about the device checks of this platform: required before promotion, or
-    waived (CI's merge refuses a candidate whose label says otherwise)."""
-    if platform in image.waivers:
-        return f"not run on {platform}: {image.waivers[platform]}"
-    return f"required on {platform} (device runner {image.runner.name}) before promotion"
-
-
-def git_source(root: Path) -> str:
-    return _git(root, "config", "--get", "remote.origin.url") or f"file://{root}"
-
-
-def _git(root: Path, *args) -> str:
-    result = subprocess.run(["git", "-C", str(root), *args], capture_output=True, text=True)
-    return result.stdout.strip() if result.returncode == 0 else ""

@@ -51,8 +51,8 @@ def compare(api, first: str, second: str, scratch: Path, log=print) -> bool:
     differing = [i for i in range(max(len(a), len(b))) if i >= min(len(a), len(b)) or a[i] != b[i]]
     log(f"reproduce: {first} and its rebuild {second} differ: {len(differing)} of {len(a)} layers")
     if not differing:
-        log("reproduce: every layer is the same; the configs differ: "
-            + ", ".join(_config_differences(api, first, second)))
+        configs = [json.loads(engine.raw_config(api, ref)) for ref in (first, second)]
+        log("reproduce: every layer is the same; the configs differ: " + ", ".join(config_differences(*configs)))
     with tempfile.TemporaryDirectory(dir=scratch, prefix="reproduce-") as tmp:
         pairs = zip(*(_layer_tars(api, ref, differing, Path(tmp) / name) for name, ref in (("a", first), ("b", second))))
         for index, (a_tar, b_tar) in zip(differing, pairs):
@@ -67,9 +67,23 @@ def _makes_layer(created_by: str) -> bool:
     return created_by.startswith(("RUN ", "COPY ", "ADD ", "WORKDIR "))
 
 
-def _config_differences(api, first, second) -> list:
-    configs = [json.loads(engine.raw_config(api, ref)) for ref in (first, second)]
-    return sorted(k for k in set(configs[0]) | set(configs[1]) if configs[0].get(k) != configs[1].get(k))
+def config_differences(first: dict, second: dict, prefix: str = "") -> list:
+    """Each key that differs, down to the label: `config.Labels.<label>: <first> -> <second>`."""
+    found = []
+    for key in sorted(set(first) | set(second)):
+        a, b = first.get(key), second.get(key)
+        if a == b:
+            continue
+        if isinstance(a, dict) and isinstance(b, dict):
+            found += config_differences(a, b, f"{prefix}{key}.")
+        else:
+            found.append(f"{prefix}{key}: {_short(a)} -> {_short(b)}")
+    return found
+
+
+def _short(value, limit=80) -> str:
+    text = json.dumps(value)
+    return text if len(text) <= limit else text[:limit] + "..."
 
 
 def layer_differences(*paths: Path) -> list:

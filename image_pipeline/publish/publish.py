@@ -18,7 +18,7 @@ import json
 from dataclasses import dataclass
 
 from ..builder import engine
-from ..builder.pipeline import CONTENT_LABEL, PLATFORM_LABEL
+from ..builder.image_config import CONTENT_LABEL, PLATFORM_LABEL
 from ..errors import UserError
 from ..manifest.model import arch_of
 from ..manifest.references import HASH_CHARS, Tags

@@ -19,7 +19,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from ..builder import pipeline
+from ..builder import image_config, pipeline
 from ..errors import UserError
 from ..files import atomic_write
 from ..manifest.model import arch_of
@@ -98,12 +98,12 @@ def device_stage(api, manifest, image, platform: str, registry: str, digest: str
     if reference not in (pulled.attrs.get("RepoDigests") or []):
         raise UserError(f"the engine pulled {pulled.id}, which is not {reference}")
     labels = pulled.labels or {}
-    if labels.get(pipeline.PLATFORM_LABEL) != platform or labels.get(pipeline.CONTENT_LABEL) is None:
+    if labels.get(image_config.PLATFORM_LABEL) != platform or labels.get(image_config.CONTENT_LABEL) is None:
         raise UserError(f"{reference} is no {platform} candidate of {image.name} (its label "
-                        f"{pipeline.PLATFORM_LABEL} is {labels.get(pipeline.PLATFORM_LABEL)!r})")
+                        f"{image_config.PLATFORM_LABEL} is {labels.get(image_config.PLATFORM_LABEL)!r})")
     outcome = smoke(reference)
     smoke_stages.judge(outcome, image, "device")
-    return _record(image, platform, "device", labels[pipeline.CONTENT_LABEL], pulled.id, outcome, {target: digest})
+    return _record(image, platform, "device", labels[image_config.CONTENT_LABEL], pulled.id, outcome, {target: digest})
 
 
 # ---------------------------------------------------------------- merge: both stages, one digest
@@ -184,16 +184,16 @@ def verify_candidates(manifest, image, passed: dict) -> None:
     """Every registry holds, at the recorded digest, the very image the stages ran (its config digest),
     labelled with what pins.yaml says about its device checks."""
     for platform, build in passed.items():
-        want = pipeline.device_checks_label(image, platform)
+        want = image_config.device_checks_label(image, platform)
         for target, digest in build["digests"].items():
             registry, repository = remote(target, manifest.repository)
             config_digest, config = registry.image_config(repository, digest)
             if config_digest != build["image_id"]:
                 raise UserError(f"{image.name} {platform}: {target} holds {config_digest} at {digest}, not the "
                                 f"tested {build['image_id']}: nothing is promoted")
-            label = ((config.get("config") or {}).get("Labels") or {}).get(pipeline.DEVICE_CHECKS_LABEL)
+            label = ((config.get("config") or {}).get("Labels") or {}).get(image_config.DEVICE_CHECKS_LABEL)
             if label != want:
-                raise UserError(f"{image.name} {platform}: the candidate's label {pipeline.DEVICE_CHECKS_LABEL} is "
+                raise UserError(f"{image.name} {platform}: the candidate's label {image_config.DEVICE_CHECKS_LABEL} is "
                                 f"{label!r}, pins.yaml says {want!r}: rebuild it; nothing is promoted")
 
 

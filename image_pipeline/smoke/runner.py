@@ -26,7 +26,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from ..builder import engine
-from ..builder.pipeline import SBOM_PATH
+from ..builder.image_config import SBOM_PATH
 from ..errors import UserError
 from ..manifest.model import arch_of
 from ..paths import REPO, SMOKE, VERL_TESTS_RECORD

@@ -1,0 +1,116 @@
+"""What build.py writes around the layers BuildKit built: the labels, the config's times, and the SBOM
+layer. These bytes are part of the image id, so this module is one of the content hash's inputs
+(inputs.ASSEMBLY_CODE): a change here gives a new tag rather than an "up to date" image with stale labels.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import io
+import json
+import tarfile
+from datetime import datetime, timezone
+from pathlib import Path
+
+from . import engine, inputs
+
+CONTENT_LABEL = "org.verl.image.content-hash"
+PLATFORM_LABEL = "org.verl.image.platform"
+DEVICE_CHECKS_LABEL = "org.verl.image.device-checks"
+# JSON list of {component, file, sha256}: files installed as served (--allow-unverified), [] when none;
+# pins.json (the label org.verl.image.pins and /etc/verl-image/pins.json) lists them under "unverified"
+UNVERIFIED_LABEL = "org.verl.image.unverified"
+# the CycloneDX SBOM (builder/sbom.py), the image's last layer; the label holds its sha256
+SBOM_PATH = "/etc/verl-image/sbom.cdx.json"
+SBOM_LABEL = "org.verl.image.sbom.sha256"
+BUILDKIT_CACHE_KEY = "moby.buildkit.cache.v0"  # the inline cache --cache-from reads; its records carry times
+
+
+def oci_labels(manifest, image, platform, root: Path, digest: str, base_id: str, pins_json: str) -> dict:
+    """Nothing here depends on when or from which clone the image is built: created is the inputs'
+    SOURCE_DATE_EPOCH and revision the commit that last changed them. There is no source label: a
+    clone's remote (or its path) differs between two clones of one commit, and so would the image id."""
+    commit, epoch = inputs.source_date(root, image)
+    return {
+        "org.opencontainers.image.created": timestamp(epoch),
+        "org.opencontainers.image.revision": commit or "unknown",
+        "org.opencontainers.image.version": image.human_tag,
+        "org.opencontainers.image.title": f"{manifest.repository} {image.name}",
+        "org.opencontainers.image.description": f"verl on {image.device} ({image.base.reference})",
+        "org.opencontainers.image.base.name": image.base.reference,
+        "org.opencontainers.image.base.digest": base_id,
+        CONTENT_LABEL: digest,
+        PLATFORM_LABEL: platform,
+        DEVICE_CHECKS_LABEL: device_checks_label(image, platform),
+        "org.verl.image.pins": json.dumps(json.loads(pins_json), sort_keys=True, separators=(",", ":")),
+    }
+
+
+def device_checks_label(image, platform: str) -> str:
+    """What pins.yaml says about the device checks of this platform: required before promotion, or
+    waived (CI's merge refuses a candidate whose label says otherwise)."""
+    if platform in image.waivers:
+        return f"not run on {platform}: {image.waivers[platform]}"
+    return f"required on {platform} (device runner {image.runner.name}) before promotion"
+
+
+def with_unverified(rendered: dict, unverified: list) -> dict:
+    """The image's pins.json, listing under "unverified" the files installed as served (none: as rendered)."""
+    if not unverified:
+        return rendered
+    pins = {**json.loads(rendered["pins.json"]), "unverified": unverified}
+    return {**rendered, "pins.json": json.dumps(pins, indent=2, sort_keys=True) + "\n"}
+
+
+def timestamp(epoch: int) -> str:
+    return datetime.fromtimestamp(epoch, timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def stamp(api, image_id: str, reference: str, epoch: int, *, add: tuple = (), labels: dict | None = None) -> str:
+    """The image with every time in its config (created, each history entry, the inline cache's
+    records) set to epoch, tagged reference; returns its id. The engine's BuildKit (0.8, in docker.io
+    20.10) stamps the wall clock there and has no SOURCE_DATE_EPOCH, so two builds of the same layers
+    got two ids. add: (path in the image, bytes), one last layer written here, byte for byte the same
+    every time; labels join the config's. Only the config and that layer are loaded: the engine keeps
+    the layers it has."""
+    config = json.loads(engine.raw_config(api, image_id))
+    when = timestamp(epoch)
+    config["created"] = when
+    for entry in config.get("history", []):
+        entry["created"] = when
+    if BUILDKIT_CACHE_KEY in config:
+        cache = json.loads(base64.b64decode(config[BUILDKIT_CACHE_KEY]))
+        for record in cache if isinstance(cache, list) else cache.get("records", []):  # 0.8 writes a bare list
+            for layer in record.get("layers", []):
+                layer["createdAt"] = when
+        config[BUILDKIT_CACHE_KEY] = base64.b64encode(json.dumps(cache, sort_keys=True).encode()).decode()
+    config["config"]["Labels"] = {**(config["config"].get("Labels") or {}), **(labels or {})}
+    files = {f"{i}/layer.tar": None for i in range(len(config["rootfs"]["diff_ids"]))}  # present in the engine
+    if add:
+        path, data = add
+        layer = _layer_of(path, data, epoch)
+        config["rootfs"]["diff_ids"].append(f"sha256:{hashlib.sha256(layer).hexdigest()}")
+        config["history"].append({"created": when, "created_by": f"ADD {Path(path).name} {path} # build.py",
+                                  "comment": "build.py"})
+        files["added/layer.tar"] = layer
+    raw = json.dumps(config, sort_keys=True, separators=(",", ":")).encode()
+    digest = hashlib.sha256(raw).hexdigest()
+    manifest = json.dumps([{"Config": f"{digest}.json", "RepoTags": [reference], "Layers": list(files)}]).encode()
+    members = {f"{digest}.json": raw, "manifest.json": manifest, **{k: v for k, v in files.items() if v is not None}}
+    api.images.load(_tar(members, epoch))
+    return f"sha256:{digest}"
+
+
+def _layer_of(path: str, data: bytes, epoch: int) -> bytes:
+    return _tar({path.lstrip("/"): data}, epoch)
+
+
+def _tar(members: dict, epoch: int) -> bytes:
+    archive = io.BytesIO()
+    with tarfile.open(fileobj=archive, mode="w", format=tarfile.USTAR_FORMAT) as tar:
+        for name, data in members.items():
+            member = tarfile.TarInfo(name)
+            member.size, member.mtime, member.mode = len(data), epoch, 0o644
+            tar.addfile(member, io.BytesIO(data))
+    return archive.getvalue()
