@@ -99,7 +99,3 @@ def check(manifest) -> None:
         if problem:
             raise manifest.error(image.keypath, f"{problem} (the content hash, the architecture and -candidate "
                                                 f"the pipeline adds to the image's name)")
-
-
-def base_reference(image: str, tag: str, arch: str) -> str:  # TEMPORARY placeholder
-    return f"{image}:{tag}-{arch}"

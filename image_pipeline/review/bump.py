@@ -65,7 +65,7 @@ def fields_for(comp, given: dict) -> dict:
     if "version" in out and not comp.version:
         raise UserError("this git pin has no version field; its tag says the release", key="VERSION")
     if not (out.get("tag") or out.get("branch")) or not out.get("commit"):
-        raise UserError(f"a git pin needs --tag (or --branch) and --commit", key=f"components.{comp.name}")
+        raise UserError("a git pin needs --tag (or --branch) and --commit", key=f"components.{comp.name}")
     if out.get("tag") and comp.get("branch") or out.get("branch") and comp.get("tag"):
         raise UserError("switching a git pin between tag and branch: edit pins.yaml by hand",
                         key=f"components.{comp.name}")
