@@ -161,9 +161,9 @@ def test_two_clones_of_one_commit_label_the_image_alike(tmp_path):
     for clone in clones:
         subprocess.run(["git", "clone", "-q", str(origin), str(clone)], check=True)
     _git(clones[1], "remote", "set-url", "origin", "https://example.org/fork.git")
-    image = load_manifest(origin / "pins.yaml").default_image
-    labels = [image_config.oci_labels(load_manifest(c / "pins.yaml"), image, "linux/amd64", c, "d" * 64, "sha256:b",
-                                      "{}") for c in clones]
+    manifest = load_manifest(origin / "pins.yaml")  # the clones hold the same file
+    labels = [image_config.oci_labels(manifest, manifest.default_image, "linux/amd64", c, "d" * 64, "sha256:b", "{}")
+              for c in clones]
     assert labels[0] == labels[1]
     assert labels[0]["org.opencontainers.image.created"] == image_config.timestamp(1_700_000_000)
 
