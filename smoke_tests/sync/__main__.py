@@ -12,7 +12,7 @@ import json
 import os
 import sys
 
-from . import SyncConfig
+from . import SyncConfig, SyncReport
 from .checks import slow_reader_config
 from .harness import connect, run_rank
 
@@ -40,7 +40,12 @@ def main(argv=None) -> int:
         cfg = SyncConfig(backend=args.backend, versions=args.versions, bucket_bytes=args.bucket_kib << 10)
     host, port = args.store.rsplit(":", 1)
     store = connect("0.0.0.0" if args.role == "trainer" else host, int(port), master=args.role == "trainer")
-    report = run_rank(cfg, 0 if args.role == "trainer" else 1, store, args.device, loopback=False)
+    try:
+        report = run_rank(cfg, 0 if args.role == "trainer" else 1, store, args.device, loopback=False)
+    except Exception as exc:  # the rollout's report names the cause; the trainer's traceback is in its log
+        if args.role == "trainer":
+            raise
+        report = SyncReport(ok=False, backend=cfg.backend, error=f"rollout: {type(exc).__name__}: {exc}")
     if report is None:
         print(f"trainer: sent {cfg.versions} versions")
         return 0

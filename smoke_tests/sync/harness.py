@@ -92,6 +92,54 @@ class BucketCount:
         return counted
 
 
+PROBE, PROBE_END = b"probe", b"end"
+PROBE_INTERVAL_S = 0.01
+
+
+def publish_until_subscribed(socket, topic: str, subscribed, timeout_s: float) -> int:
+    """The trainer's half of the metadata channel's handshake: publish probes on verl's own topic until
+    the rollout says one arrived, then an end marker. Returns how many probes it took."""
+    deadline, sent = time.monotonic() + timeout_s, 0
+    while not subscribed():
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"no probe on verl's metadata topic reached the rollout in {timeout_s:.0f} s: "
+                               f"its subscription never arrived at the trainer")
+        socket.send_multipart([topic.encode(), PROBE])
+        sent += 1
+        time.sleep(PROBE_INTERVAL_S)
+    socket.send_multipart([topic.encode(), PROBE_END])
+    return sent
+
+
+def await_subscription(socket, acknowledge, timeout_s: float) -> None:
+    """The rollout's half: wait for a probe, acknowledge it, and read up to the end marker, so verl's
+    own reads start at its first bucket. Every later read on the socket (verl's) fails after timeout_s
+    instead of waiting forever on a message that will not come."""
+    import zmq
+
+    socket.setsockopt(zmq.RCVTIMEO, int(timeout_s * 1000))
+    try:
+        _, payload = socket.recv_multipart()
+        acknowledge()
+        while payload != PROBE_END:
+            _, payload = socket.recv_multipart()
+    except zmq.Again:
+        raise TimeoutError(f"no probe from the trainer on verl's metadata topic in {timeout_s:.0f} s") from None
+
+
+def _settle_metadata_channel(engine, store, rank: int, version: int, timeout_s: float) -> None:
+    """verl's collective engine publishes each bucket's metadata on a zmq PUB socket right after the
+    all_reduce that follows the rollout's SUB connect. A subscription still on its way is not held by
+    that barrier (zmq's slow joiner, libzmq#4713): the first bucket's metadata is dropped, the rollout
+    waits on it forever and the trainer's broadcast times out (seen once in CI across two containers).
+    verl's manager has Ray round trips in that gap; the harness waits for the subscription itself."""
+    key = f"v{version}/subscribed"
+    if rank == 0:
+        publish_until_subscribed(engine.socket, engine.topic, lambda: store.check([key]), timeout_s)
+    else:
+        await_subscription(engine.socket, lambda: store.set(key, "1"), timeout_s)
+
+
 def _no_slot_drain(engine, exhausted: dict) -> None:
     """Fault: skip the completion-slot drain verl 0.9.1 added at the end of send_weights (0.9.0's bug).
 
@@ -170,6 +218,8 @@ def run_rank(cfg: SyncConfig, rank: int, store, device_kind: str, loopback: bool
         trainer_kwargs, rollout_kwargs = cls.build_topology(1, 1, metas)
         mine = trainer_kwargs if rank == 0 else rollout_kwargs
         engine.init_process_group(**{key: values[0] for key, values in mine.items()})
+        if cfg.backend == "collective":
+            _settle_metadata_channel(engine, store, rank, version, cfg.timeout_s)
         buckets = BucketCount(engine, cfg.backend) if rank == 1 else None
         if rank == 0:
             weights = trainer_weights(cfg, version, device.torch_device)
