@@ -166,3 +166,16 @@ def test_a_pin_field_under_its_old_name_is_read_as_the_new_one_with_one_line_say
     assert warning.startswith(f"warning: pins.yaml:{line}: {'.'.join(renamed.keypath)}.overrides: renamed to 'wins_over'")
     assert {n: c.get("wins_over") for n, c in old.components.items()} == {n: c.get("wins_over") for n, c in M.components.items()}
     assert old.doc.line(renamed.keypath + ("wins_over",)) == line
+
+
+def test_a_text_parsed_again_gives_a_document_of_its_own():
+    """parse() remembers texts it has parsed (one process reads pins.yaml many times); what one reader
+    changes, in the data, the lines or the tree bump edits, never reaches the next."""
+    text = (REPO / "pins.yaml").read_text() + "# parsed by this test alone\n"  # the first parse is a miss
+    fresh = parse(text + "\n", REPO / "pins.yaml").data
+    for _ in range(3):  # a miss, then hits
+        doc = parse(text, REPO / "pins.yaml")
+        assert doc.data == fresh and doc.tree["components"] and doc.line(("components",)) > 1
+        doc.data["components"].clear()
+        doc.tree["components"].clear()
+        doc.lines.clear()

@@ -147,8 +147,14 @@ def read(path: Path) -> LockFile | None:
 
 @functools.lru_cache(maxsize=64)
 def _read(path: Path, mtime_ns: int, size: int) -> LockFile:
-    """Parsed once per file version: render, check and the README all read the same locks."""
-    data = tomllib.loads(path.read_text())
+    """Read once per file version: render, check and the README all read the same locks."""
+    return _parse(path.read_bytes())
+
+
+@functools.lru_cache(maxsize=32)
+def _parse(raw: bytes) -> LockFile:
+    """Parsed once per content: copies of a checkout (a test's, a bump's worktree) hold the same locks."""
+    data = tomllib.loads(raw.decode())
     meta = data["tool"][TOOL]
     packages = []
     for package in data.get("packages", []):

@@ -13,9 +13,11 @@ with the file's own line endings.
 
 from __future__ import annotations
 
+import copy
 import datetime
 import io
-from dataclasses import dataclass
+from collections import OrderedDict
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -120,9 +122,16 @@ def _yaml() -> YAML:
 class Document:
     path: Path
     text: str
-    tree: Any  # ruamel's round-trip tree (CommentedMap), edited in place by bump
-    data: Any  # the same content as plain dicts, lists and scalars
+    data: Any  # plain dicts, lists and scalars
     lines: dict  # keypath -> 1-based line of the key (or list item) that holds the value
+    _tree: Any = field(default=None, repr=False)
+
+    @property
+    def tree(self):
+        """ruamel's round-trip tree (CommentedMap) of the text, this document's own: bump edits it in place."""
+        if self._tree is None:
+            self._tree = _compose(self.text, self.path)
+        return self._tree
 
     @property
     def name(self) -> str:
@@ -163,9 +172,30 @@ def load(path: Path) -> Document:
     return parse(text, path)
 
 
+# text -> (data, lines) of texts parsed before: one process reads the same pins.yaml many times (render,
+# check and the README; a bump's base; the tests' copies of the checkout), and ruamel's round-trip parse
+# is most of what a render costs
+_PARSED: OrderedDict = OrderedDict()
+PARSED_KEPT = 8
+
+
 def parse(text: str, path: Path) -> Document:
+    if text in _PARSED:
+        _PARSED.move_to_end(text)
+        data, lines = _PARSED[text]
+        return Document(path=path, text=text, data=copy.deepcopy(data), lines=dict(lines))
+    tree = _compose(text, path)
+    lines: dict = {(): 1}
+    data = _plain(tree, (), lines, path.name)
+    _PARSED[text] = (copy.deepcopy(data), dict(lines))
+    if len(_PARSED) > PARSED_KEPT:
+        _PARSED.popitem(last=False)
+    return Document(path=path, text=text, data=data, lines=lines, _tree=tree)
+
+
+def _compose(text: str, path: Path):
     try:
-        tree = _yaml().load(text)
+        return _yaml().load(text)
     except Refused as exc:
         raise UserError(exc.message, file=path.name, line=exc.line) from None
     except MarkedYAMLError as exc:
@@ -175,9 +205,6 @@ def parse(text: str, path: Path) -> Document:
                         line=text.count("\n", 0, exc.position) + 1) from None
     except YAMLError as exc:
         raise UserError(f"YAML error: {' '.join(str(exc).split())[:160]}", file=path.name) from None
-    lines: dict = {(): 1}
-    data = _plain(tree, (), lines, path.name)
-    return Document(path=path, text=text, tree=tree, data=data, lines=lines)
 
 
 def _syntax_error(exc: MarkedYAMLError, name: str) -> UserError:
