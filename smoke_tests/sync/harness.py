@@ -96,19 +96,17 @@ PROBE, PROBE_END = b"probe", b"end"
 PROBE_INTERVAL_S = 0.01
 
 
-def publish_until_subscribed(socket, topic: str, subscribed, timeout_s: float) -> int:
+def publish_until_subscribed(socket, topic: str, subscribed, timeout_s: float) -> None:
     """The trainer's half of the metadata channel's handshake: publish probes on verl's own topic until
-    the rollout says one arrived, then an end marker. Returns how many probes it took."""
-    deadline, sent = time.monotonic() + timeout_s, 0
+    the rollout says one arrived, then an end marker."""
+    deadline = time.monotonic() + timeout_s
     while not subscribed():
         if time.monotonic() > deadline:
             raise TimeoutError(f"no probe on verl's metadata topic reached the rollout in {timeout_s:.0f} s: "
                                f"its subscription never arrived at the trainer")
         socket.send_multipart([topic.encode(), PROBE])
-        sent += 1
         time.sleep(PROBE_INTERVAL_S)
     socket.send_multipart([topic.encode(), PROBE_END])
-    return sent
 
 
 def await_subscription(socket, acknowledge, timeout_s: float) -> None:
