@@ -7,7 +7,9 @@ PLAN (JSON on stdin, rendered into the script from pins.yaml and the lock) lists
 each one run of install_tier.py exactly as one image layer is (tiers/<n>-<tier>/{deps,pins}). In order:
   1. every file, archive and source tree of every part is fetched (from --wheelhouse, or downloaded
      into --cache) and checked against the lock; one that is not the pinned one stops the install
-     here, named, before the environment is touched
+     here, named, before the environment is touched. A file the lock holds no sha256 for is refused
+     before anything downloads unless --allow-unverified names its component; it is then taken as
+     served and listed with its sha256
   2. the venv is created unless DIR is one already; each part whose marker does not record this plan
      is installed by install_tier.py (a second run skips them all; a failed run resumes at its part)
   3. the image's patches (payload/bin/apply_patches.py), payload/ and smoke_tests/ and pins.json
@@ -95,8 +97,10 @@ def tree_bytes(root: Path) -> dict:
 class Fetcher:
     """Where each pinned file comes from: the wheelhouse directory, or its URL or index (into the cache)."""
 
-    def __init__(self, plan: dict, repo: Path, cache: Path, wheelhouse: Path | None):
+    def __init__(self, plan: dict, repo: Path, cache: Path, wheelhouse: Path | None, allowed=frozenset()):
         self.plan, self.repo, self.cache, self.wheelhouse = plan, repo, cache, wheelhouse
+        self.allowed = set(allowed)  # --allow-unverified: components taken as served
+        self.taken_unverified = []  # (component, file, sha256) of each file installed as served
         self.remake = (f"remake it: python build.py wheelhouse {plan['image']} --platform {plan['platform']} "
                        f"--out {wheelhouse}")
 
@@ -172,7 +176,7 @@ class Fetcher:
                 fetch["archive"], "", self.cache / "archives" / digest_of(fetch["archive"])[:16] / name)
             if not zipped.is_file():
                 raise InstallError(f"{zipped} is missing; {self.remake}")
-            say(f"{name}: external, not pinned by sha256: installed as downloaded (sha256 {sha256_file(zipped)})")
+            self.taken_unverified.append((component, name, sha256_file(zipped)))
         pinned = {f["name"]: f["sha256"] for f in fetch.get("files", [])}
         target = self.cache / "archives" / "wheels" / sha256_file(zipped)
         wheels = []
@@ -245,6 +249,28 @@ def pip(args: list, what: str) -> None:
                            f"(pip of {sys.executable}: install python3-pip, or use --wheelhouse)")
 
 
+def unverified(plan: dict) -> list:
+    """The components whose file the lock holds no sha256 for (an index external, an archive whose URL did
+    not answer `build.py lock`)."""
+    return sorted({item["component"] for part in plan["parts"] for item in part["sources"]["items"]
+                   if item["kind"] in ("index", "wheels") and not item["fetch"].get("sha256")})
+
+
+def refuse_unverified(plan: dict, allowed: set) -> None:
+    """As the image build: a file no lock could hash is refused before anything downloads, unless named."""
+    found = unverified(plan)
+    refused = [name for name in found if name not in allowed]
+    if refused:
+        flags = " ".join(f"--allow-unverified {name}" for name in refused)
+        raise InstallError(f"the lock holds no sha256 for the files of {', '.join(refused)} (their index did not "
+                           f"answer `build.py lock`): nothing was downloaded or installed; pass {flags} to install "
+                           f"them as served, each listed with the sha256 it had")
+    stray = sorted(allowed - set(found))
+    if stray:
+        raise InstallError(f"--allow-unverified {stray[0]}: {plan['image']} has no unverified file of that name "
+                           f"(unverified here: {', '.join(found) or 'none'})")
+
+
 def stage(plan: dict, fetcher: Fetcher, stage_dir: Path) -> dict:
     """Fetch and check everything, then lay each part out as install_tier.py reads it; {slug: dir}."""
     for part in plan["parts"]:
@@ -252,6 +278,7 @@ def stage(plan: dict, fetcher: Fetcher, stage_dir: Path) -> dict:
             if item["kind"] == "built":
                 raise InstallError(f"{item['component']} is compiled in a CMake builder stage of the image; a host "
                                    f"install cannot build it: use the image")
+    refuse_unverified(plan, fetcher.allowed)
     shutil.rmtree(stage_dir, ignore_errors=True)
     out = {}
     for part in plan["parts"]:
@@ -287,8 +314,8 @@ def _stage_item(item: dict, fetcher: Fetcher, directory: Path) -> dict:
         if fetch["sha256"] and found != fetch["sha256"]:
             raise InstallError(f"{wheel} has sha256 {found}, the lock pins {fetch['sha256']}: not the locked file; "
                                f"nothing was installed")
-        if not fetch["sha256"]:  # the lock could not download it: taken as served, as the image's build does
-            say(f"{wheel.name}: external, not pinned by sha256: installed as downloaded (sha256 {found})")
+        if not fetch["sha256"]:  # allowed by --allow-unverified (refuse_unverified): taken as served
+            fetcher.taken_unverified.append((item["component"], wheel.name, found))
         _link(wheel, directory / "files" / wheel.name)
         item.update(file=wheel.name, sha256=found)
     return item
@@ -374,12 +401,21 @@ class Environment:
         return "\n".join(lines) + "\n"
 
 
-def install(plan: dict, repo: Path, venv: Path, cache: Path, wheelhouse: Path | None, allow_system: bool) -> int:
+def install(plan: dict, repo: Path, venv: Path, cache: Path, wheelhouse: Path | None, allow_system: bool,
+            allow_unverified=()) -> int:
     changes = []
     environment = Environment(plan, venv)
     stage_dir = cache / "stage" / f"{plan['image']}-{plan['platform'].replace('/', '-')}-{digest_of(str(venv))[:12]}"
-    staged = stage(plan, Fetcher(plan, repo, cache, wheelhouse), stage_dir)
-    say(f"every file of {len(staged)} parts is the locked one ({'wheelhouse ' + str(wheelhouse) if wheelhouse else 'downloaded'})")
+    fetcher = Fetcher(plan, repo, cache, wheelhouse, allow_unverified)
+    staged = stage(plan, fetcher, stage_dir)
+    origin = "wheelhouse " + str(wheelhouse) if wheelhouse else "downloaded"
+    if fetcher.taken_unverified:
+        say(f"every file of {len(staged)} parts is the locked one ({origin}), but {len(fetcher.taken_unverified)} "
+            f"taken as served (--allow-unverified):")
+        for component, name, sha256 in fetcher.taken_unverified:
+            say(f"  unverified: {component}: {name} sha256 {sha256}")
+    else:
+        say(f"every file of {len(staged)} parts is the locked one ({origin})")
     if environment.ensure(allow_system):
         changes.append("created the venv")
     env = environment.env()
@@ -474,6 +510,8 @@ def main(argv=None) -> int:
     parser.add_argument("--cache", type=Path, required=True)
     parser.add_argument("--wheelhouse", type=Path)
     parser.add_argument("--system-python", action="store_true")
+    parser.add_argument("--allow-unverified", action="append", default=[], metavar="NAME",
+                        help="install component NAME although the lock holds no sha256 for its file (repeatable)")
     args = parser.parse_args(argv)
     plan = json.load(sys.stdin)
     if plan.get("format") != 1:
@@ -490,7 +528,8 @@ def main(argv=None) -> int:
             return 1
         try:
             return install(plan, args.repo.resolve(), venv, args.cache.resolve(),
-                           args.wheelhouse.resolve() if args.wheelhouse else None, args.system_python)
+                           args.wheelhouse.resolve() if args.wheelhouse else None, args.system_python,
+                           set(args.allow_unverified))
         except InstallError as exc:
             print(f"host_install: {exc}", file=sys.stderr)
             return 1

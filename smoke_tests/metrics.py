@@ -11,12 +11,14 @@ Importing this needs no torch (the host reads baselines with it too).
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
 BASELINE_DIR = Path(__file__).resolve().parent / "baselines"
 MADE_WITH = "made_with."
+MADE_WITH_KEYS = ("device", "torch", "verl")  # what train.py records of the run a baseline came from
 CANDIDATE = "baseline.txt"  # the suite's merge of its training checks' <check>.baseline.txt
 ARCH = {"x86_64": "amd64", "aarch64": "arm64"}
 
@@ -66,27 +68,68 @@ def owner(key: str) -> str | None:
 
 def parse(text: str) -> dict:
     """metrics.txt: `key:value` per line, values numbers; blank lines and # comments skipped."""
-    return parse_baseline(text).values
+    values = {}
+    for number, key, value in _pairs(text):
+        if not key.startswith(MADE_WITH):
+            values[key] = _number(number, key, value)
+    return values
 
 
 def parse_baseline(text: str) -> Baseline:
-    baseline = Baseline()
+    """A baseline file, strictly: every key once, each a metric with a tolerance or a made_with entry
+    (MADE_WITH_KEYS), every value a finite number (an `inf` would turn its comparison off)."""
+    baseline, seen = Baseline(), set()
+    for number, key, value in _pairs(text):
+        if key in seen:
+            raise ValueError(f"line {number}: {key}: a second value (each key once)")
+        seen.add(key)
+        if key.startswith(MADE_WITH):
+            if key[len(MADE_WITH):] not in MADE_WITH_KEYS:
+                raise ValueError(f"line {number}: {key}: unknown (made_with holds {', '.join(MADE_WITH_KEYS)})")
+            baseline.made_with[key[len(MADE_WITH):]] = value
+        elif owner(key) is None:
+            raise ValueError(f"line {number}: {key}: no metric of that name has a tolerance")
+        else:
+            baseline.values[key] = _number(number, key, value)
+    return baseline
+
+
+def check_baseline_file(path: Path) -> Baseline:
+    """A committed baseline: parsed strictly, and its name's device and architecture the ones it was made on."""
+    match = re.fullmatch(r"(?P<image>[a-z0-9][a-z0-9_.-]*?)\.(?P<device>cpu|npu)\.(?P<arch>amd64|arm64)\.txt", path.name)
+    if not match:
+        raise ValueError("not <image>.<device>.<arch>.txt (device cpu or npu, arch amd64 or arm64)")
+    baseline = parse_baseline(path.read_text())
+    made_on = baseline.made_with.get("device", "").replace(",", " ").split()
+    if made_on[:1] != [match["device"]]:
+        raise ValueError(f"made_with.device is {baseline.made_with.get('device', '')!r}: made on another device "
+                         f"than {match['device']}")
+    machines = [ARCH[word] for word in made_on if word in ARCH]
+    if any(arch != match["arch"] for arch in machines):
+        raise ValueError(f"made_with.device is {baseline.made_with.get('device')!r}: made on {machines[0]}, named "
+                         f"{match['arch']}")
+    return baseline
+
+
+def _pairs(text: str):
     for number, line in enumerate(text.splitlines(), 1):
         line = line.strip()
         if not line or line.startswith("#"):
             continue
         key, sep, value = line.partition(":")
-        key, value = key.strip(), value.strip()
         if not sep:
             raise ValueError(f"line {number}: expected key:value, got {line!r}")
-        if key.startswith(MADE_WITH):
-            baseline.made_with[key[len(MADE_WITH):]] = value
-            continue
-        try:
-            baseline.values[key] = float(value)
-        except ValueError:
-            raise ValueError(f"line {number}: {key}: {value!r} is not a number") from None
-    return baseline
+        yield number, key.strip(), value.strip()
+
+
+def _number(number: int, key: str, value: str) -> float:
+    try:
+        parsed = float(value)
+    except ValueError:
+        raise ValueError(f"line {number}: {key}: {value!r} is not a number") from None
+    if not math.isfinite(parsed):
+        raise ValueError(f"line {number}: {key}: {value!r} is not a finite number")
+    return parsed
 
 
 def format_lines(values: dict) -> str:

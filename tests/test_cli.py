@@ -83,7 +83,7 @@ def _inputs(root, platform="linux/amd64"):
 @pytest.fixture
 def code_copy(repo_copy):
     (repo_copy / "image_pipeline").mkdir()
-    for module in inputs.ASSEMBLY_CODE:
+    for module in inputs.assembly_code(REPO):
         target = repo_copy / module
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_bytes((REPO / module).read_bytes())
@@ -105,6 +105,8 @@ def code_copy(repo_copy):
                                                                 "import json", "import json  # x")),
     ("code:image_pipeline/builder/sbom.py", lambda r: edit(r / "image_pipeline/builder/sbom.py", "import uuid",
                                                         "import uuid  # x")),
+    ("code:image_pipeline/builder/pipeline.py", lambda r: edit(r / "image_pipeline/builder/pipeline.py",
+                                                            "import fcntl", "import fcntl  # x")),
 ])
 def test_every_kind_of_build_input_changes_the_content_hash(code_copy, kind, change):
     before = _inputs(code_copy)
@@ -112,6 +114,29 @@ def test_every_kind_of_build_input_changes_the_content_hash(code_copy, kind, cha
     after = _inputs(code_copy)
     assert sorted(k for k in after if after[k] != before[k]) == sorted(kind.split("+"))
     assert inputs.content_hash(after, "base", {}) != inputs.content_hash(before, "base", {})
+
+
+def test_a_module_added_to_the_build_path_changes_the_content_hash(code_copy):
+    """Nothing lists the build path's modules: one imported from it for the first time is an input at once."""
+    before = _inputs(code_copy)
+    (code_copy / "image_pipeline/builder/labels_extra.py").write_text("EXTRA = {}\n")
+    edit(code_copy / "image_pipeline/builder/image_config.py", "from . import engine\n",
+         "from . import engine, labels_extra  # noqa: F401\n")
+    after = _inputs(code_copy)
+    assert sorted(k for k in after if after.get(k) != before.get(k)) == [
+        "code:image_pipeline/builder/image_config.py", "code:image_pipeline/builder/labels_extra.py"]
+    (code_copy / "image_pipeline/builder/labels_extra.py").write_text("EXTRA = {'a': 'b'}\n")
+    assert _inputs(code_copy)["code:image_pipeline/builder/labels_extra.py"] != after[
+        "code:image_pipeline/builder/labels_extra.py"]
+
+
+def test_the_build_path_is_what_the_pipeline_imports():
+    found = set(inputs.assembly_code(REPO))
+    assert {"image_pipeline/builder/pipeline.py", "image_pipeline/builder/image_config.py",
+            "image_pipeline/builder/sbom.py", "image_pipeline/builder/context.py",
+            "image_pipeline/render/install_plan.py"} <= found
+    assert not any(path.startswith(("image_pipeline/cli/", "image_pipeline/review/", "image_pipeline/publish/"))
+                   for path in found)
 
 
 def test_the_content_hash_covers_base_platform_and_build_args(code_copy):

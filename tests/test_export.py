@@ -473,3 +473,67 @@ def test_without_a_wheelhouse_files_are_downloaded_by_their_locked_url_or_index_
         assert not list((tmp_path / "cache" / "files" / ("0" * 64)).iterdir())  # no file, no partial one
     finally:
         server.shutdown()
+
+
+def _with_external(plan: dict, wheelhouse: Path, dist: str, sha256: str = "") -> dict:
+    """The tiny plan with an index external of `dist` in its last part: a wheel in the wheelhouse the lock
+    holds `sha256` for ("" where its index did not answer `build.py lock`)."""
+    _wheel(wheelhouse / "files", dist)
+    item = {"kind": "index", "component": dist, "dist": dist, "fetch": {
+        "dist": dist, "version": "0", "index": "https://example.invalid/simple", "platform": "linux/amd64",
+        "sha256": sha256}}
+    last = plan["parts"][-1]
+    plan["parts"][-1] = {**last, "sources": {**last["sources"], "items": [item]}}
+    return plan
+
+
+def _host_install_allowing(plan, tmp_path, *allowed):
+    flags = [arg for name in allowed for arg in ("--allow-unverified", name)]
+    return subprocess.run([sys.executable, str(REPO / "baremetal/host_install.py"), "--repo", str(REPO), "--venv",
+                           str(tmp_path / "venv"), "--cache", str(tmp_path / "cache"), "--wheelhouse",
+                           str(tmp_path / "wh"), *flags], input=json.dumps(plan), capture_output=True, text=True)
+
+
+def test_a_file_without_a_sha256_is_refused_before_anything_is_installed_unless_allowed(tmp_path):
+    plan = _with_external(_tiny_plan(tmp_path / "wh"), tmp_path / "wh", "gamma")
+    refused = _host_install_allowing(plan, tmp_path)
+    assert refused.returncode == 1
+    (line,) = refused.stderr.strip().splitlines()
+    assert "no sha256 for the files of gamma" in line and "--allow-unverified gamma" in line, line
+    assert not (tmp_path / "venv").exists()
+    typo = _host_install_allowing(plan, tmp_path, "gamma", "gamm")
+    assert typo.returncode == 1 and "--allow-unverified gamm: tiny has no unverified file" in typo.stderr
+    allowed = _host_install_allowing(plan, tmp_path, "gamma")
+    assert allowed.returncode == 0, allowed.stdout + allowed.stderr
+    listed = [line for line in allowed.stdout.splitlines() if "unverified: gamma: gamma-0-py3-none-any.whl" in line]
+    assert len(listed) == 1 and "taken as served (--allow-unverified)" in allowed.stdout
+
+
+def test_a_garbage_external_is_refused_even_with_a_pinned_sha256(tmp_path):
+    import hashlib
+
+    wheelhouse = tmp_path / "wh"
+    plan = _tiny_plan(wheelhouse)
+    good = _wheel(tmp_path, "gamma")
+    plan = _with_external(plan, wheelhouse, "gamma", hashlib.sha256(good.read_bytes()).hexdigest())
+    (wheelhouse / "files" / "gamma-0-py3-none-any.whl").write_bytes(b"not a wheel")
+    result = _host_install_allowing(plan, tmp_path)
+    assert result.returncode == 1 and "the lock pins" in result.stderr and "not the locked file" in result.stderr
+    assert not (tmp_path / "venv").exists()
+
+
+def test_a_wheel_inside_an_archive_that_is_not_the_one_the_lock_recorded_is_refused(tmp_path):
+    import hashlib
+
+    from test_sources import make_archive
+
+    host = _host_module()
+    files = tmp_path / "wh" / "files"
+    files.mkdir(parents=True)
+    zipped = make_archive(files / "kernels-1-aarch64.zip", ["deep-ep"])
+    fetcher = host.Fetcher({"image": "npu-sglang-a3", "platform": "linux/arm64"}, REPO, tmp_path / "cache",
+                           tmp_path / "wh")
+    fetch = {"archive": f"https://example.invalid/{zipped.name}", "sha256": hashlib.sha256(zipped.read_bytes()).hexdigest(),
+             "wheels": ["deep-ep"], "files": [{"name": "deep_ep-0-py3-none-any.whl", "sha256": "0" * 64}]}
+    with pytest.raises(host.InstallError, match="deep_ep-0-py3-none-any.whl in kernels-1-aarch64.zip is not the wheel"):
+        fetcher.archive("sgl-kernel-npu-a3", fetch)

@@ -125,21 +125,59 @@ def _git(root: Path, *args, when: int | None = None):
     subprocess.run(["git", "-C", str(root), *args], check=True, capture_output=True, env=env)
 
 
-def test_the_source_date_is_the_last_commit_that_changed_an_input(tmp_path):
+def _written_around_the_layers(root: Path) -> tuple:
+    """What build.py writes into the cpu image besides the layers, for the tree at root: its content-hash
+    inputs, its labels and its SBOM (the dpkg list and base id held fixed)."""
+    from image_pipeline.render import dockerfile
+
+    manifest = load_manifest(root / "pins.yaml")
+    image, platform = manifest.default_image, "linux/amd64"
+    rendered = dockerfile.render_image(dockerfile.environment(root / "templates"), manifest, image)
+    found = inputs.build_inputs(root, image, platform, rendered)
+    digest = inputs.content_hash(found, "sha256:b", {})
+    labels = image_config.oci_labels(manifest.repository, image, platform, digest, "sha256:b", rendered["pins.json"])
+    bill = sbom.build_sbom(manifest, image, platform, lockfile.read(lockfile.path_for(root, image.name, platform)),
+                           dpkg_status="", base_reference=image.base.reference, base_id="sha256:b",
+                           content_hash=digest, source_date_epoch=image_config.SOURCE_DATE_EPOCH)
+    return digest, labels, bill
+
+
+def test_a_commit_that_leaves_the_inputs_alone_leaves_the_image_alone(tmp_path):
+    """One content tag, one image id: a pins.yaml comment committed later (another commit, another time)
+    changes neither the content hash nor anything build.py writes into the image."""
     root = copy_repo(tmp_path / "repo")
-    image = load_manifest(root / "pins.yaml").default_image
-    assert inputs.source_date(root, image) == inputs.SourceDate("", 0)  # not a git checkout
     _git(root, "init", "-q")
     _git(root, "add", "-A")
     _git(root, "commit", "-qm", "inputs", when=1_700_000_000)
-    first = inputs.source_date(root, image)
-    assert first.epoch == 1_700_000_000 and len(first.commit) == 40
-    (root / "README.md").write_text("not an input\n")
-    _git(root, "commit", "-qam", "docs", when=1_700_000_100)
-    assert inputs.source_date(root, image) == first
-    (root / "installer" / "settle.py").write_text((root / "installer" / "settle.py").read_text() + "\n")
-    _git(root, "commit", "-qam", "an input", when=1_700_000_200)
-    assert inputs.source_date(root, image).epoch == 1_700_000_200
+    before = _written_around_the_layers(root)
+    (root / "pins.yaml").write_text("# a comment no image reads\n" + (root / "pins.yaml").read_text())
+    _git(root, "commit", "-qam", "a comment", when=1_700_000_500)
+    assert _written_around_the_layers(root) == before
+    assert before[1]["org.opencontainers.image.created"] == image_config.timestamp(image_config.SOURCE_DATE_EPOCH)
+
+
+def test_every_label_is_an_input_of_the_content_hash(tmp_path):
+    """A label pins.yaml decides (here a waiver's reason) changes the content hash with it: never a new id
+    under the old tag."""
+    root = copy_repo(tmp_path / "repo")
+    manifest = load_manifest(root / "pins.yaml")
+    image = next(img for img in manifest.images.values() if img.waivers)
+    platform = sorted(image.waivers)[0]
+    reason = image.waivers[platform]
+    pins = root / "pins.yaml"
+    assert pins.read_text().count(reason) == 1, reason
+
+    def content(text):
+        pins.write_text(text)
+        m = load_manifest(pins)
+        from image_pipeline.render import dockerfile
+        rendered = dockerfile.render_image(dockerfile.environment(root / "templates"), m, m.images[image.name])
+        return inputs.build_inputs(root, m.images[image.name], platform, rendered)
+
+    original = pins.read_text()
+    before = content(original)
+    after = content(original.replace(reason, reason + " (reworded)"))
+    assert [k for k in after if after[k] != before[k]] == ["config"]
 
 
 def test_a_config_difference_is_named_down_to_the_label():
@@ -152,20 +190,19 @@ def test_a_config_difference_is_named_down_to_the_label():
 
 def test_two_clones_of_one_commit_label_the_image_alike(tmp_path):
     """The labels are part of the image id: a clone's path or remote in them made CI's rebuild of an image
-    another clone had promoted differ from it in one label."""
+    another clone had promoted differ from it in one label. Two clones, one shallow and with another
+    remote, write the same bytes around the layers."""
     origin = copy_repo(tmp_path / "origin")
     _git(origin, "init", "-q")
     _git(origin, "add", "-A")
     _git(origin, "commit", "-qm", "inputs", when=1_700_000_000)
-    clones = [tmp_path / name for name in ("one", "two")]
-    for clone in clones:
-        subprocess.run(["git", "clone", "-q", str(origin), str(clone)], check=True)
-    _git(clones[1], "remote", "set-url", "origin", "https://example.org/fork.git")
-    manifest = load_manifest(origin / "pins.yaml")  # the clones hold the same file
-    labels = [image_config.oci_labels(manifest, manifest.default_image, "linux/amd64", c, "d" * 64, "sha256:b", "{}")
-              for c in clones]
-    assert labels[0] == labels[1]
-    assert labels[0]["org.opencontainers.image.created"] == image_config.timestamp(1_700_000_000)
+    (origin / "README.md").write_text("not an input\n")
+    _git(origin, "commit", "-qam", "docs", when=1_700_000_100)
+    one, two = tmp_path / "one", tmp_path / "two"
+    subprocess.run(["git", "clone", "-q", str(origin), str(one)], check=True)
+    subprocess.run(["git", "clone", "-q", "--depth", "1", f"file://{origin}", str(two)], check=True)
+    _git(two, "remote", "set-url", "origin", "https://example.org/fork.git")
+    assert _written_around_the_layers(one) == _written_around_the_layers(two)
 
 
 @pytest.mark.docker

@@ -112,7 +112,7 @@ def bootstrap(api, comp, platform: str, mirror: str | None, log, reference: str 
         built = engine.build(context, local, platform=platform, buildargs={}, labels={
             "org.verl.image.base": comp.reference, "org.verl.image.bootstrap": json.dumps(settings, sort_keys=True)},
             plain=False)
-    built = image_config.stamp(api, built, local, SOURCE_DATE_EPOCH)
+    built = image_config.stamp(api, built, local, epoch=SOURCE_DATE_EPOCH)
     _check(api, comp, local, platform)
     log(f"base {local}: bootstrapped in {time.monotonic() - started:.0f} s ({built[:19]})")
     return built

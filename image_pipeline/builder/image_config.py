@@ -13,11 +13,13 @@ import tarfile
 from datetime import datetime, timezone
 from pathlib import Path
 
-from . import engine, inputs
+from ..render.dockerfile import SOURCE_DATE_EPOCH
+from . import engine
 
 CONTENT_LABEL = "org.verl.image.content-hash"
 PLATFORM_LABEL = "org.verl.image.platform"
 DEVICE_CHECKS_LABEL = "org.verl.image.device-checks"
+PINS_LABEL = "org.verl.image.pins"  # the image's pins.json, compact
 # JSON list of {component, file, sha256}: files installed as served (--allow-unverified), [] when none;
 # pins.json (the label org.verl.image.pins and /etc/verl-image/pins.json) lists them under "unverified"
 UNVERIFIED_LABEL = "org.verl.image.unverified"
@@ -27,23 +29,30 @@ SBOM_LABEL = "org.verl.image.sbom.sha256"
 BUILDKIT_CACHE_KEY = "moby.buildkit.cache.v0"  # the inline cache --cache-from reads; its records carry times
 
 
-def oci_labels(manifest, image, platform, root: Path, digest: str, base_id: str, pins_json: str) -> dict:
-    """Nothing here depends on when or from which clone the image is built: created is the inputs'
-    SOURCE_DATE_EPOCH and revision the commit that last changed them. There is no source label: a
-    clone's remote (or its path) differs between two clones of one commit, and so would the image id."""
-    commit, epoch = inputs.source_date(root, image)
+def declared_labels(image, platform: str) -> dict:
+    """The labels that say what pins.yaml declares of the image (an input of its content hash: a waiver's
+    new reason is a new image, never a new id under the old tag)."""
     return {
-        "org.opencontainers.image.created": timestamp(epoch),
-        "org.opencontainers.image.revision": commit or "unknown",
+        "org.opencontainers.image.created": timestamp(SOURCE_DATE_EPOCH),
         "org.opencontainers.image.version": image.human_tag,
-        "org.opencontainers.image.title": f"{manifest.repository} {image.name}",
         "org.opencontainers.image.description": f"verl on {image.device} ({image.base.reference})",
         "org.opencontainers.image.base.name": image.base.reference,
-        "org.opencontainers.image.base.digest": base_id,
-        CONTENT_LABEL: digest,
         PLATFORM_LABEL: platform,
         DEVICE_CHECKS_LABEL: device_checks_label(image, platform),
-        "org.verl.image.pins": json.dumps(json.loads(pins_json), sort_keys=True, separators=(",", ":")),
+    }
+
+
+def oci_labels(repository: str, image, platform, digest: str, base_id: str, pins_json: str) -> dict:
+    """The declared labels, and those that are hashes of the inputs: the content hash, the base's id and
+    the pins. Nothing here comes from git, the clock or the clone (a clone's remote or path differed
+    between two clones of one commit; a commit's time differed between a shallow and a full clone), so
+    the same inputs give the same config: `created` is SOURCE_DATE_EPOCH, as every file's time is."""
+    return {
+        **declared_labels(image, platform),
+        "org.opencontainers.image.title": f"{repository} {image.name}",  # pins.json holds the repository
+        "org.opencontainers.image.base.digest": base_id,
+        CONTENT_LABEL: digest,
+        PINS_LABEL: json.dumps(json.loads(pins_json), sort_keys=True, separators=(",", ":")),
     }
 
 
@@ -67,7 +76,8 @@ def timestamp(epoch: int) -> str:
     return datetime.fromtimestamp(epoch, timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
-def stamp(api, image_id: str, reference: str, epoch: int, *, add: tuple = (), labels: dict | None = None) -> str:
+def stamp(api, image_id: str, reference: str, *, epoch: int = SOURCE_DATE_EPOCH, add: tuple = (),
+          labels: dict | None = None) -> str:
     """The image with every time in its config (created, each history entry, the inline cache's
     records) set to epoch, tagged reference; returns its id. The engine's BuildKit (0.8, in docker.io
     20.10) stamps the wall clock there and has no SOURCE_DATE_EPOCH, so two builds of the same layers

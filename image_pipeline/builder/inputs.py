@@ -5,27 +5,28 @@ a change touch?) call build_inputs: the rendered Dockerfile and pins.json, the p
 lock (whose sha256 of every locked file stands in for the files, so locally built bytes never
 reach the hash), the trees shipped into or run in the build, the declared patches, and the
 code that assembles the context. The content hash adds the base image's id, the platform
-and the build args; no download is needed to compute it.
+and the build args; no download is needed to compute it. Everything build.py writes into the image
+(labels, config times, the SBOM) derives from these inputs alone, never from git or the clock: one
+content tag names one image id, across clones and across commits that leave the inputs alone.
 """
 
 from __future__ import annotations
 
+import ast
+import functools
 import hashlib
 import json
-import subprocess
 from pathlib import Path
-from typing import NamedTuple
 
 from ..lock import lockfile
 from ..paths import INSTALLER, PAYLOAD, REPO, SMOKE
 
 TREES = (INSTALLER, PAYLOAD, SMOKE)
-# the code that turns a lock and the repository into a build context, and that writes the config,
-# labels and SBOM around the built layers
-ASSEMBLY_CODE = ("image_pipeline/builder/context.py", "image_pipeline/builder/wheelhouse.py",
-                 "image_pipeline/builder/inputs.py", "image_pipeline/lock/lockfile.py",
-                 "image_pipeline/render/install_plan.py", "image_pipeline/builder/image_config.py",
-                 "image_pipeline/builder/sbom.py")
+# The build path: this module and everything of image_pipeline it imports, transitively, assemble the
+# context and write the config, labels and SBOM around the built layers, so all of it is an input. Found
+# from the imports themselves (assembly_code), not from a list a new module could be missing from.
+BUILD_PATH = "image_pipeline.builder.pipeline"
+PACKAGE = "image_pipeline"
 IGNORED = ("__pycache__", ".pytest_cache", ".mypy_cache")
 
 
@@ -41,24 +42,73 @@ def tree_hash(root: Path, tree: str) -> str:
     return digest.hexdigest()
 
 
+def module_path(code_root: Path, module: str) -> Path | None:
+    path = code_root / Path(*module.split("."))
+    for candidate in (path.with_suffix(".py"), path / "__init__.py"):
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+def _imports(code_root: Path, module: str, path: Path) -> set:
+    """The modules of the package `module` (at `path`) imports, as dotted names."""
+    package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+    found = set()
+    for node in ast.walk(ast.parse(path.read_bytes(), str(path))):
+        if isinstance(node, ast.ImportFrom):
+            parts = package.split(".")[:len(package.split(".")) - node.level + 1] if node.level else []
+            target = ".".join(parts + ([node.module] if node.module else []))
+            if target.split(".")[0] == PACKAGE:
+                found.add(target)  # `from .x import y`: y may be a module of x too
+                found.update(f"{target}.{alias.name}" for alias in node.names
+                             if module_path(code_root, f"{target}.{alias.name}"))
+        elif isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names if alias.name.split(".")[0] == PACKAGE)
+    return found
+
+
+def assembly_code(code_root: Path) -> tuple:
+    """The files of every module the build path imports (itself included), relative to code_root, sorted."""
+    signature = tuple((p.as_posix(), p.stat().st_mtime_ns, p.stat().st_size)
+                      for p in sorted((code_root / PACKAGE).rglob("*.py")))
+    return _assembly_code(code_root, signature)
+
+
+@functools.lru_cache(maxsize=8)
+def _assembly_code(code_root: Path, signature: tuple) -> tuple:
+    seen, pending = {}, [BUILD_PATH]
+    while pending:
+        module = pending.pop()
+        path = module_path(code_root, module)
+        if module in seen or path is None:
+            continue
+        seen[module] = path.relative_to(code_root).as_posix()
+        pending.extend(_imports(code_root, module, path))
+    return tuple(sorted(seen.values()))
+
+
 def build_inputs(root: Path, image, platform: str, rendered: dict) -> dict:
     """name -> sha256 of everything that decides what the image holds, for one platform.
 
     rendered: {"Dockerfile": text, "pins.json": text} of the image (or of an alternative)."""
+    from . import image_config
+
     # a tree holding the code (a checkout of another revision) is hashed with its own code
-    code_root = root if (root / ASSEMBLY_CODE[0]).exists() else REPO
+    code_root = root if module_path(root, BUILD_PATH) else REPO
     lock_path = lockfile.path_for(root, image.name, platform)
     inputs = {
         "Dockerfile": sha256_bytes(rendered["Dockerfile"].encode()),
         "pins.json": sha256_bytes(rendered["pins.json"].encode()),
         "lock": sha256_bytes(lock_path.read_bytes()) if lock_path.exists() else "missing",
         "platform": sha256_bytes(platform.encode()),
+        # every label the config gets that is not itself a hash of these inputs (content, base, pins)
+        "config": sha256_bytes(json.dumps(image_config.declared_labels(image, platform), sort_keys=True).encode()),
     }
     for tree in TREES:
         inputs[f"tree:{tree}"] = tree_hash(root, tree)
     for patch in image.patches:
         inputs[f"patch:{patch.name}"] = sha256_bytes((root / patch.diff).read_bytes())
-    for module in ASSEMBLY_CODE:
+    for module in assembly_code(code_root):
         inputs[f"code:{module}"] = sha256_bytes((code_root / module).read_bytes())
     return inputs
 
@@ -66,22 +116,3 @@ def build_inputs(root: Path, image, platform: str, rendered: dict) -> dict:
 def content_hash(inputs: dict, base_id: str, buildargs: dict) -> str:
     payload = json.dumps({"inputs": inputs, "base": base_id, "buildargs": buildargs}, sort_keys=True)
     return sha256_bytes(payload.encode())
-
-
-class SourceDate(NamedTuple):
-    commit: str  # "" outside a git checkout
-    epoch: int
-
-
-def source_date(root: Path, image) -> SourceDate:
-    """The last commit that changed any of the image's inputs, and its time: the time the image's config,
-    labels and SBOM carry (its files carry one constant: templates/Dockerfile.j2 says why). Two clones of
-    one commit agree on it, and so do two commits whose inputs are the same; a tree outside git (a
-    scratch copy) gets 0, the time Nix and ko stamp."""
-    paths = ["pins.yaml", "templates", f"images/{image.name}", *TREES, "patches", *ASSEMBLY_CODE]
-    result = subprocess.run(["git", "-C", str(root), "log", "-1", "--format=%H %ct", "--", *paths],
-                            capture_output=True, text=True)
-    commit, _, epoch = result.stdout.strip().partition(" ")
-    if result.returncode or not epoch:
-        return SourceDate("", 0)
-    return SourceDate(commit, int(epoch))

@@ -29,6 +29,7 @@ from ..lock.resolve import uv_version
 from ..manifest.model import arch_of, platform_slug
 from ..manifest.references import Tags, tags_of
 from ..render import dockerfile
+from ..render.dockerfile import SOURCE_DATE_EPOCH
 from . import base, context, engine, image_config, inputs, sbom, wheelhouse
 
 DPKG_STATUS = "/var/lib/dpkg/status"
@@ -158,19 +159,18 @@ def build_candidate(api, manifest, image, platform: str, root: Path, profile, pr
     rendered = image_config.with_unverified(rendered, listed)
     target = cache / "context" / image.name / platform_slug(platform)
     context.assemble(root, image, platform, rendered, house, target)
-    labels = image_config.oci_labels(manifest, image, platform, root, digest, base_id, rendered["pins.json"])
+    labels = image_config.oci_labels(manifest.repository, image, platform, digest, base_id, rendered["pins.json"])
     labels[image_config.UNVERIFIED_LABEL] = json.dumps(listed, sort_keys=True, separators=(",", ":"))
     log(f"image {tags.candidate}: building from {target}")
     built = engine.build(target, tags.candidate, platform=platform, buildargs=buildargs(image, platform, profile),
                          labels=labels, plain=plain, cache_from=cache_from, no_cache=no_cache)
-    epoch = inputs.source_date(root, image).epoch
     bill = sbom.build_sbom(manifest, image, platform, lockfile.read(lockfile.path_for(root, image.name, platform)),
                            dpkg_status=engine.read_file(api, built, DPKG_STATUS).decode(errors="replace"),
                            base_reference=image.base.reference, base_id=base_id, content_hash=digest,
-                           source_date_epoch=epoch).encode()
+                           source_date_epoch=SOURCE_DATE_EPOCH).encode()
     log(f"image {tags.candidate}: SBOM at {image_config.SBOM_PATH} ({len(bill)} bytes); times stamped "
-        f"{image_config.timestamp(epoch)}")
-    return image_config.stamp(api, built, tags.candidate, epoch, add=(image_config.SBOM_PATH, bill),
+        f"{image_config.timestamp(SOURCE_DATE_EPOCH)}")
+    return image_config.stamp(api, built, tags.candidate, add=(image_config.SBOM_PATH, bill),
                               labels={image_config.SBOM_LABEL: hashlib.sha256(bill).hexdigest()})
 
 

@@ -262,6 +262,7 @@ def _baseline(inv, args):
     reference = args.tag or f"{inv.manifest.repository}:{image.name}-{arch}"
     api = engine.client()
     runner.require_reference(api, reference)
+    baseline.require_image_of(api.images.get(reference).labels or {}, reference, image, platform)
     outcome = runner.run(api, image.name, reference, artifacts=Path(ARTIFACTS).resolve(), echo=False,
                          platform=platform)
     print(runner.summary_table(outcome))
@@ -303,10 +304,10 @@ def _registries(parser, required=True):
                                    help="directory of the stage records, <image>@<arch>-<stage>.json (default: "
                                         f"{STAGE_RECORDS})")))
 def _merge(inv, args):
-    from ..publish import stages
+    from ..publish import records, stages
 
     image = inv.image(args.image)
-    stages.merge_stages(inv.manifest, image, args.registry, stages.read_records(stages.records_of(args.records, image)))
+    stages.merge_stages(inv.manifest, image, args.registry, records.read_directory(args.records, image.name))
     return 0
 
 

@@ -21,9 +21,11 @@ def _validate_args(parser):
 def _validate(inv, args):
     from ..lock import consistency
     from ..review import affected, policy
+    from ..smoke import baseline
 
     manifest = inv.manifest
     consistency.check_pins(manifest, inv.root)
+    baseline.check_committed(manifest, inv.root)
     if args.base or affected.is_work_tree(inv.root):
         ref = args.base or "HEAD"
         base = affected.manifest_at(inv.root, ref)
@@ -48,7 +50,9 @@ def _validate(inv, args):
 def _render(inv, args):
     from ..lock.resolve import uv_version
     from ..render import tree
+    from ..smoke import baseline
 
+    baseline.check_committed(inv.manifest, inv.root)
     outputs = tree.render_all(inv.manifest, inv.root, readme_blocks())
     if args.check:
         problems = tree.drift(outputs, inv.manifest, inv.root) + tree.stale_locks(inv.manifest, inv.root, uv_version())

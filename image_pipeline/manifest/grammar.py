@@ -105,6 +105,12 @@ def one_line(value):
     if bad is not None:
         raise ValueError(f"must be one line of text (no line break, control character or lone surrogate; found "
                          f"U+{ord(bad):04X}): it is written line by line (tables, Dockerfile comments, requirements)")
+    hidden = next((c for c in value if unicodedata.category(c) == "Cf"), None)
+    if hidden is not None:  # bidi overrides (U+202E) and zero-width characters show text other than it is
+        raise ValueError(f"must not hold an invisible format character (found U+{ord(hidden):04X}): what a reader "
+                         f"sees must be what it says")
+    if value and not any(c.isprintable() and not c.isspace() for c in value):
+        raise ValueError("must say something: it holds no visible character")
 
 
 @checks("exact-version")
@@ -313,13 +319,26 @@ def debian_package(value):
     _match(r"[a-z0-9][a-z0-9+.-]+", value, "a Debian package name")
 
 
+# Variables that change what every process of the image loads or where pip and uv fetch from: an image
+# ENV (or a build's) naming one would redirect the loader or the package index behind the lock's back.
+LOADER_OR_INDEX_ENV = re.compile(r"LD_[A-Z_]+|PYTHONPATH|PYTHONHOME|PYTHONSTARTUP|PIP_[A-Z0-9_]+|UV_[A-Z0-9_]+")
+# An environment value is at most this long: the kernel refuses one string over 128 KiB at exec, and the
+# Dockerfile, pins.json and the labels carry each one.
+MAX_ENV_VALUE_CHARS = 4096
+
+
 @checks("env-name")
 def env_name(value):
     _match(r"[A-Za-z_][A-Za-z0-9_]*", value, "an environment variable name")
+    if LOADER_OR_INDEX_ENV.fullmatch(value):
+        raise ValueError(f"{value} changes the loader or the package index of what runs with it: not settable "
+                         f"from pins.yaml")
 
 
 @checks("env-value")
 def env_value(value):
+    if len(value) > MAX_ENV_VALUE_CHARS:
+        raise ValueError(f"{len(value)} characters: an environment value is at most {MAX_ENV_VALUE_CHARS}")
     # ${NAME} references are Docker ENV substitution, everything else is literal
     plain = re.sub(r"\$\{[A-Za-z_][A-Za-z0-9_]*\}", "", value)
     _match(r"[A-Za-z0-9_./:,=+@%-]*", plain,

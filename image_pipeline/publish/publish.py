@@ -68,7 +68,7 @@ def push(api, manifest, image, registries: list, platforms=None, log=print) -> d
     images = [p for p in promoted(api, manifest, image) if not platforms or p.platform in platforms]
     if not images:
         raise UserError(f"none of {', '.join(platforms)} has a promoted {image.name} here")
-    return {target: {p.platform: push_image(api, p.image_id, p.local, target, log) for p in images}
+    return {target: {p.platform: push_image(api, p.image_id, p.local, target, log, content_tag=True) for p in images}
             for target in (resolve_registry(manifest, r) for r in registries)}
 
 
@@ -81,6 +81,9 @@ def merge(manifest, image, registries: list, pushed: dict, log=print, content_ta
     missing = [t for t in targets if not pushed.get(t)]
     if missing:
         raise UserError(f"nothing was pushed to {', '.join(missing)}: no index is written, no tag moves")
+    for target in targets:
+        for platform, tag in (content_tags or {}).items():
+            refuse_moving_content_tag(target, manifest.repository, tag, pushed[target][platform])
     staged = {target: _write_index(target, manifest.repository, pushed[target], log) for target in targets}
     for target in targets:
         for platform, tag in (content_tags or {}).items():
@@ -101,6 +104,15 @@ def remote(target: str, repository_name: str) -> tuple:
     return Registry(host), f"{namespace}/{repository_name}" if namespace else repository_name
 
 
+def refuse_moving_content_tag(target: str, repository_name: str, tag: str, digest: str) -> None:
+    """A content tag names one image: where the registry already holds it at another digest, nothing moves."""
+    registry, repository = remote(target, repository_name)
+    existing = registry.digest(repository, tag)
+    if existing and existing != digest:
+        raise UserError(f"{target}/{repository_name}:{tag} already names {existing}, not {digest}: a content tag is "
+                        f"never moved; nothing is promoted")
+
+
 def copy_tag(target: str, repository_name: str, digest: str, tag: str, log) -> None:
     """Tag a manifest the registry holds (no bytes move)."""
     registry, repository = remote(target, repository_name)
@@ -109,10 +121,16 @@ def copy_tag(target: str, repository_name: str, digest: str, tag: str, log) -> N
     log(f"tagged {target}/{repository_name}:{tag} -> {digest}")
 
 
-def push_image(api, image_id: str, local: str, target: str, log) -> str:
-    """Push a local image to target under the tag of `local` (<repository>:<tag>); its digest there."""
+def push_image(api, image_id: str, local: str, target: str, log, content_tag=False) -> str:
+    """Push a local image to target under the tag of `local` (<repository>:<tag>); its digest there. A
+    content tag the registry already holds for another image (config digest) is refused, never moved."""
     remote_ref = f"{target}/{local}"
     repository, tag = remote_ref.rsplit(":", 1)
+    registry, path = remote(target, local.rsplit(":", 1)[0])
+    existing = registry.digest(path, tag) if content_tag else None
+    if existing and registry.image_config(path, existing)[0] != image_id:
+        raise UserError(f"{remote_ref} already names another image ({existing}), not {image_id}: a tag is never "
+                        f"moved to other bytes; nothing is pushed")
     api.images.get(image_id).tag(repository, tag)
     digest = None
     for event in api.api.push(repository, tag=tag, stream=True, decode=True):

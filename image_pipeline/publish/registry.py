@@ -8,6 +8,7 @@ Loopback registries are spoken to over plain HTTP, as the Docker Engine does.
 from __future__ import annotations
 
 import base64
+import ipaddress
 import json
 import os
 import re
@@ -31,8 +32,22 @@ def split(reference: str) -> tuple:
 
 
 def _scheme(host: str) -> str:
-    name = host.split(":")[0]
-    return "http" if name == "localhost" or name.startswith("127.") else "https"
+    """Plain HTTP only to a literal loopback address (as the Docker Engine allows): 127.0.0.0/8, [::1],
+    localhost. Anything else, `127.evil.example` included, is HTTPS."""
+    return "http" if is_loopback(host) else "https"
+
+
+def is_loopback(host: str) -> bool:
+    if host.startswith("["):
+        name = host[1:].partition("]")[0]
+    else:
+        name = host.rpartition(":")[0] if host.count(":") == 1 else host
+    if name == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(name).is_loopback
+    except ValueError:
+        return False
 
 
 def credentials(host: str) -> tuple | None:
@@ -53,7 +68,7 @@ class Registry:
         self.base = f"{_scheme(host)}://{host}"
         self.token = None
 
-    def _request(self, method: str, path: str, data: bytes | None = None, headers=None):
+    def _request(self, method: str, path: str, data: bytes | None = None, headers=None, missing_ok=False):
         headers = dict(headers or {})
         if self.token:
             headers["Authorization"] = self.token
@@ -62,7 +77,9 @@ class Registry:
             return urllib.request.urlopen(request, timeout=TIMEOUT_S)
         except urllib.error.HTTPError as exc:
             if exc.code == 401 and self.token is None and self._login(exc.headers.get("WWW-Authenticate", "")):
-                return self._request(method, path, data, headers)
+                return self._request(method, path, data, headers, missing_ok)
+            if exc.code == 404 and missing_ok:
+                return None
             raise UserError(f"{method} {self.base}{path}: HTTP {exc.code} {exc.reason}") from None
         except OSError as exc:
             raise UserError(f"{method} {self.base}{path}: {exc}") from None
@@ -101,12 +118,14 @@ class Registry:
         return config, json.loads(self.blob(repository, config))
 
     def digest(self, repository: str, reference: str) -> str | None:
-        try:
-            with self._request("HEAD", f"/v2/{repository}/manifests/{reference}",
-                               headers={"Accept": ", ".join(MANIFEST_TYPES)}) as response:
-                return response.headers.get("Docker-Content-Digest")
-        except UserError:
+        """The digest a tag names, None where the registry has no such manifest (404); any other failure
+        is an error, not an absent tag."""
+        response = self._request("HEAD", f"/v2/{repository}/manifests/{reference}", missing_ok=True,
+                                 headers={"Accept": ", ".join(MANIFEST_TYPES)})
+        if response is None:
             return None
+        with response:
+            return response.headers.get("Docker-Content-Digest")
 
     def put_manifest(self, repository: str, reference: str, media_type: str, body: bytes) -> str:
         with self._request("PUT", f"/v2/{repository}/manifests/{reference}", data=body,

@@ -26,18 +26,10 @@ from ..manifest.model import arch_of
 from ..smoke import stages as smoke_stages
 from .publish import copy_tag, merge, push_image, resolve_registry, remote
 
-RECORD_FIELDS = ("image", "platform", "stage", "content_hash", "image_id", "digests", "checks", "results", "passed",
-                 "reason")
-
 
 def record_path(directory: Path, image_name: str, platform: str, stage: str) -> Path:
     """stages/<image>@<arch>-<stage>.json ('@' is in no image name, so a glob per image is exact)."""
     return directory / f"{image_name}@{arch_of(platform)}-{stage}.json"
-
-
-def records_of(directory: Path, image) -> list:
-    """The stage records of one image in a directory (those of other images are not read)."""
-    return sorted(directory.glob(f"{image.name}@*.json"))
 
 
 def cache_tag(image, platform: str) -> str:
@@ -108,20 +100,6 @@ def device_stage(api, manifest, image, platform: str, registry: str, digest: str
 
 # ---------------------------------------------------------------- merge: both stages, one digest
 
-def read_records(paths) -> list:
-    records = []
-    for path in paths:
-        try:
-            record = json.loads(Path(path).read_text())
-        except (OSError, ValueError) as exc:
-            raise UserError(f"cannot read a stage record: {exc}", file=str(path)) from None
-        missing = [f for f in RECORD_FIELDS if f not in record] if isinstance(record, dict) else list(RECORD_FIELDS)
-        if missing:
-            raise UserError(f"not a stage record (missing {', '.join(missing)})", file=str(path))
-        records.append(record)
-    return records
-
-
 def gate(manifest, image, records: list, registries: list) -> dict:
     """{platform: build record} of every platform the image publishes, when both of its stages passed for
     one digest (or its device stage is waived in pins.yaml); else one line naming the first missing or
@@ -158,9 +136,13 @@ def gate(manifest, image, records: list, registries: list) -> dict:
             raise UserError(f"{where}: a device stage record names one pulled digest, this one "
                             f"{len(device['digests'])}")
         (registry, digest), = device["digests"].items()
-        if build["digests"].get(registry) != digest or device["image_id"] != build["image_id"]:
+        if build["digests"].get(registry) != digest:
             raise UserError(f"{where}: the device stage tested {registry}@{digest}, the build stage pushed "
                             f"{build['digests'].get(registry, 'nothing there')}: nothing is promoted")
+        for field in ("image_id", "content_hash"):
+            if device[field] != build[field]:
+                raise UserError(f"{where}: the device stage record names {field} {device[field]}, the build stage "
+                                f"record {build[field]} (both for {digest}): nothing is promoted")
         _passed(device, image, where)
         passed[platform] = build
     return passed
@@ -175,6 +157,7 @@ def _passed(record: dict, image, where: str) -> None:
     want = smoke_stages.checks_of(image, stage)
     bad = [f"{name} {record['results'].get(name, 'missing')}" for name in want
            if record["results"].get(name) not in ("PASS", "MEASURED")]
+    bad += [f"{name} {status}" for name, status in sorted(record["results"].items()) if name not in want]
     if bad or record["checks"] != want:
         raise UserError(f"{where}: the {stage} stage record does not show its checks passed "
                         f"({', '.join(bad) or 'it ran another list'}): nothing is promoted")
@@ -191,10 +174,14 @@ def verify_candidates(manifest, image, passed: dict) -> None:
             if config_digest != build["image_id"]:
                 raise UserError(f"{image.name} {platform}: {target} holds {config_digest} at {digest}, not the "
                                 f"tested {build['image_id']}: nothing is promoted")
-            label = ((config.get("config") or {}).get("Labels") or {}).get(image_config.DEVICE_CHECKS_LABEL)
-            if label != want:
-                raise UserError(f"{image.name} {platform}: the candidate's label {image_config.DEVICE_CHECKS_LABEL} is "
-                                f"{label!r}, pins.yaml says {want!r}: rebuild it; nothing is promoted")
+            labels = (config.get("config") or {}).get("Labels") or {}
+            expected = {image_config.DEVICE_CHECKS_LABEL: (want, "pins.yaml says"),
+                        image_config.CONTENT_LABEL: (build["content_hash"], "the stage records say"),
+                        image_config.PLATFORM_LABEL: (platform, "the stage records say")}
+            for label, (value, who) in expected.items():
+                if labels.get(label) != value:
+                    raise UserError(f"{image.name} {platform}: the candidate's label {label} is "
+                                    f"{labels.get(label)!r}, {who} {value!r}: nothing is promoted")
 
 
 def merge_stages(manifest, image, registries: list, records: list, log=print) -> dict:

@@ -42,7 +42,9 @@ class Change:
 @contextlib.contextmanager
 def tree_of(root: Path, ref: str):
     """The tree of `ref` in a temporary directory, extracted from `git archive`."""
-    result = subprocess.run(["git", "-C", str(root), "archive", "--format=tar", ref], capture_output=True)
+    git_ref(ref)
+    result = subprocess.run(["git", "-C", str(root), "archive", "--format=tar", "--end-of-options", ref],
+                            capture_output=True)
     if result.returncode:
         raise UserError(f"cannot read git ref {ref!r}: {result.stderr.decode().strip().splitlines()[-1:]}",
                         key="--base")
@@ -50,6 +52,14 @@ def tree_of(root: Path, ref: str):
         with tarfile.open(fileobj=io.BytesIO(result.stdout)) as archive:
             archive.extractall(tmp, filter="data")
         yield Path(tmp)
+
+
+def git_ref(ref: str) -> str:
+    """A ref a user names (--base): never read as an option (`--output=...`), one printable token."""
+    if not ref or ref.startswith("-") or len(ref) > 256 or any(not c.isprintable() or c.isspace() for c in ref):
+        raise UserError(f"{ref!r} is not a git ref (a branch, tag or commit: no leading '-', no space or control "
+                        f"character)", key="--base")
+    return ref
 
 
 def is_work_tree(root: Path) -> bool:

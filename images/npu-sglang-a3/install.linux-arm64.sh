@@ -7,19 +7,23 @@
 # pip --require-hashes, the same git commits and patches, and an activation file with the image's ENV.
 #
 #   images/npu-sglang-a3/install.linux-arm64.sh [--venv DIR] [--wheelhouse DIR] [--cache DIR] [--python PYTHON]
-#                                [--system-packages] [--system-python]
+#                                [--system-packages] [--system-python] [--allow-unverified NAME ...]
 #
 #   --venv DIR         where to install: a new venv is created there, or an existing venv or conda
 #                      environment of python 3.11 is installed into
 #                      (default: ${XDG_DATA_HOME:-~/.local/share}/verl-ascend/npu-sglang-a3-aarch64)
 #   --wheelhouse DIR   install offline from DIR, which `python build.py wheelhouse npu-sglang-a3 --platform linux/arm64
-#                      --out DIR` fills on a machine with network (every file is checked against the lock
-#                      before anything is installed); without it files are downloaded from their index
+#                      --out DIR` fills on a machine with network (every file is checked against the sha256
+#                      its lock recorded before anything is installed); without it files are downloaded
 #   --cache DIR        where downloads and checked-out sources go (default: ${XDG_CACHE_HOME:-~/.cache}/verl-ascend)
 #   --python PYTHON    the interpreter a new venv is made from (default: python3 if it is python 3.11, else
 #                      python3.11)
 #   --system-packages  install the image's missing system packages with apt-get first (Debian/Ubuntu, as root)
 #   --system-python    allow --venv to be a python that is no venv or conda environment (never done otherwise)
+#   --allow-unverified NAME
+#                      install component NAME although the lock holds no sha256 for its file (its index did
+#                      not answer `build.py lock`): taken as served and listed with its sha256; without it
+#                      such a file stops the install before anything downloads (repeatable)
 #
 # Run it from a checkout of this repository: the install itself is baremetal/host_install.py, which runs
 # installer/install_tier.py, payload/bin/apply_patches.py, payload/bin/fetch_source.py and installer/verify.py
@@ -47,6 +51,7 @@ wheelhouse=
 python=
 system_packages=0
 system_python=0
+allow_unverified=()
 while [ $# -gt 0 ]; do
     case $1 in
         --venv) venv=${2:?--venv needs a directory}; shift 2 ;;
@@ -55,6 +60,7 @@ while [ $# -gt 0 ]; do
         --python) python=${2:?--python needs an interpreter}; shift 2 ;;
         --system-packages) system_packages=1; shift ;;
         --system-python) system_python=1; shift ;;
+        --allow-unverified) allow_unverified+=(--allow-unverified "${2:?--allow-unverified needs a component name}"); shift 2 ;;
         -h|--help) sed -n '2,/^set -euo/p' "${BASH_SOURCE[0]}" | sed '$d'; exit 0 ;;
         *) fail "unknown option $1 (see --help)" ;;
     esac
@@ -122,6 +128,7 @@ say "host: $have_arch, glibc $have_glibc, python $have_python ($python)${CANN_VE
 args=(--repo "$root" --venv "$venv" --cache "$cache")
 [ -z "$wheelhouse" ] || args+=(--wheelhouse "$wheelhouse")
 [ "$system_python" = 0 ] || args+=(--system-python)
+args+=("${allow_unverified[@]}")
 "$python" "$root/baremetal/host_install.py" "${args[@]}" <<'PLAN'
 {
  "format": 1,
