@@ -58,14 +58,18 @@ def megatron(ctx):
     return run_check(ctx, "train.megatron")
 
 
+def launch_of(ctx, name: str, device: str, scratch: Path, file_log: Path) -> "sft_launch.Launch":
+    """The trainer's command for this run: the faults asked for reach the launcher here."""
+    return sft_launch.command(name, device, scratch, free_port(), file_log, no_learn="no-learn" in ctx.faults)
+
+
 def run_check(ctx, name: str):
     device = for_pins(ctx.pins)  # on NPU: torch_npu imports and sees an NPU, or this raises
     artifacts = Path(ctx.artifacts)
     console, file_log = artifacts / f"{name}.verl.log", artifacts / f"{name}.verl.jsonl"
     with tempfile.TemporaryDirectory(prefix="verl-sft-") as scratch:
         sft_inputs.write(Path(scratch))
-        launch = sft_launch.command(name, device.kind, Path(scratch), free_port(), file_log,
-                                    no_learn="no-learn" in ctx.faults)
+        launch = launch_of(ctx, name, device.kind, Path(scratch), file_log)
         print(f"$ {launch.shell()}", flush=True)
         exit_code = run_teed(launch, console, Path(scratch))
     if exit_code == 0:

@@ -274,3 +274,66 @@ def test_the_tests_that_wait_for_the_arm64_image_run_after_the_rest():
     first_arm64 = modules.index("tests/test_multiarch.py")
     assert "tests/test_smoke_image.py" not in modules[first_arm64:], modules
     assert "tests/test_smoke_image.py" in modules[:first_arm64]
+
+
+# ---------------------------------------------------------------- the workflow's conditions, evaluated
+
+class _Value:
+    """An expression context value as GitHub's expressions see it: a missing property or index is null."""
+
+    def __init__(self, value):
+        self.value = value
+
+    def __getattr__(self, name):
+        return _wrap(self.value.get(name) if isinstance(self.value, dict) else None)
+
+    def __getitem__(self, key):
+        if isinstance(self.value, list):
+            return _wrap(self.value[key] if -len(self.value) <= key < len(self.value) else None)
+        return _wrap(self.value.get(key) if isinstance(self.value, dict) else None)
+
+
+def _wrap(value):
+    return _Value(value) if isinstance(value, (dict, list)) else value
+
+
+def evaluate(expression: str, context: dict, cancelled: bool = False) -> bool:
+    """GitHub's `${{ }}` condition over `context`, for the operators this workflow uses (&&, ||, !, ==, !=,
+    fromJSON, contains, cancelled, always): the condition's meaning, not its spelling."""
+    body = expression.strip()
+    assert body.startswith("${{") and body.endswith("}}"), expression
+    python = body[3:-2]
+    python = re.sub(r"!(?!=)", " not ", python).replace("&&", " and ").replace("||", " or ")
+    python = re.sub(r"\bnull\b", "None", python).replace("cancelled()", "_cancelled").replace("always()", "True")
+    python = python.replace("fromJSON(", "_from_json(").replace("contains(", "_contains(")
+    names = {key: _wrap(value) for key, value in context.items()}
+    names.update(_cancelled=cancelled, _from_json=lambda text: _wrap(json.loads(text)),
+                 _contains=lambda haystack, needle: needle in (haystack.value if isinstance(haystack, _Value)
+                                                               else haystack))
+    return bool(eval(python, {"__builtins__": {}}, names))  # noqa: S307 (our own workflow file)
+
+
+def _context(event: str, built=True) -> dict:
+    build = {"include": [{"image": "cpu", "stage": "build"}] if built else []}
+    return {"github": {"event_name": event, "ref": "refs/heads/main"},
+            "needs": {"check": {"outputs": {"build": json.dumps(build), "images": json.dumps(["cpu"]),
+                                            "device": json.dumps(build)}}}}
+
+
+def test_the_merge_runs_only_on_a_push_to_main_after_both_stages():
+    flow = _flow()
+    merge = flow["jobs"]["merge"]
+    assert {"build", "device"} <= set(merge["needs"])
+    assert flow["on"]["push"]["branches"] == ["main"]  # the only push the workflow runs on
+    assert evaluate(merge["if"], _context("push"))
+    for event in ("pull_request", "workflow_dispatch", "schedule"):
+        assert not evaluate(merge["if"], _context(event)), event
+    assert not evaluate(merge["if"], _context("push"), cancelled=True)
+    assert not evaluate(merge["if"], _context("push", built=False))  # nothing was built: nothing to merge
+
+
+def test_the_condition_evaluator_reads_what_it_is_given():
+    """The evaluator itself: a condition that runs on pull requests is seen as such."""
+    assert evaluate("${{ github.event_name == 'pull_request' || !cancelled() }}", _context("pull_request"))
+    assert not evaluate("${{ github.event_name != 'push' && fromJSON(needs.check.outputs.build).include[5] != null }}",
+                        _context("pull_request"))

@@ -159,6 +159,19 @@ def test_prepare_refuses_unverified_files_unless_allowed(tmp_path):
         prepare(tmp_path / "cache", mirror_of_externals(tmp_path / "index"), ())
 
 
+def test_prepare_refuses_unverified_files_before_the_base_is_pulled(tmp_path):
+    """An NPU image's CANN base is GBs: the refusal comes first, with nothing downloaded."""
+    def pulled(*args, **kwargs):
+        raise AssertionError("the base was pulled before the unverified files were refused")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(base, "ensure_base", pulled)
+        patch.setattr(engine, "ensure_emulation", lambda *a, **k: None)
+        with pytest.raises(UserError, match="refusing to install unverified files"):
+            pipeline.prepare(None, M, IMAGE, ARM64, REPO, profile_with(mirror_of_externals(tmp_path / "index")),
+                             cache=tmp_path / "cache", log=lambda _: None, allow_unverified=())
+    assert not (tmp_path / "cache").exists() or not any((tmp_path / "cache").rglob("*.whl"))
+
+
 def test_unverified_bytes_are_in_the_content_hash(prepared):
     first, again, other = prepared
     assert first.digest == again.digest != other.digest

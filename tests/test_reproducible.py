@@ -267,3 +267,42 @@ def test_the_sbom_ships_in_the_image_validates_and_lists_the_lock_and_every_dpkg
                                              entrypoint=[], remove=True, network_mode="none").decode().split()
     debs = {c["name"] for c in components if c.get("purl", "").startswith("pkg:deb/")}
     assert set(installed) == debs
+
+
+def _engine_config() -> dict:
+    """A config as the engine's BuildKit 0.8 leaves it: wall-clock times everywhere, the inline cache."""
+    cache = [{"layers": [{"blob": "sha256:" + "1" * 64, "createdAt": "2026-12-05T14:00:01.123Z"}]}]
+    return {"created": "2026-12-05T14:00:02.5Z", "architecture": "amd64", "os": "linux",
+            "config": {"Labels": {"a": "1"}}, "rootfs": {"type": "layers", "diff_ids": ["sha256:" + "2" * 64]},
+            "history": [{"created": "2026-12-05T14:00:00Z", "created_by": "RUN x"}],
+            image_config.BUILDKIT_CACHE_KEY: __import__("base64").b64encode(json.dumps(cache).encode()).decode()}
+
+
+def test_the_stamp_sets_every_time_of_the_config_and_adds_the_sbom_layer():
+    """What `stamp` loads into the engine (the docker test holds the loaded image): no wall-clock time
+    survives, the SBOM is one last layer whose diff_id and history entry are in the config, and the
+    labels are joined."""
+    import base64
+    import io
+    import tarfile
+
+    bill = b'{"bomFormat": "CycloneDX"}'
+    digest, members = image_config.restamped(_engine_config(), "verl-ascend:x", EPOCH, add=(image_config.SBOM_PATH, bill),
+                                             labels={image_config.SBOM_LABEL: "f" * 64})
+    config = json.loads(members[f"{digest}.json"])
+    when = image_config.timestamp(EPOCH)
+    assert config["created"] == when and {h["created"] for h in config["history"]} == {when}
+    cache = json.loads(base64.b64decode(config[image_config.BUILDKIT_CACHE_KEY]))
+    assert {layer["createdAt"] for record in cache for layer in record["layers"]} == {when}
+    assert config["config"]["Labels"] == {"a": "1", image_config.SBOM_LABEL: "f" * 64}
+    layer = members["added/layer.tar"]
+    assert config["rootfs"]["diff_ids"][-1] == "sha256:" + hashlib.sha256(layer).hexdigest()
+    assert len(config["rootfs"]["diff_ids"]) == len(config["history"]) == 2
+    with tarfile.open(fileobj=io.BytesIO(layer)) as tar:
+        (member,) = tar.getmembers()
+        assert (member.name, member.mtime, tar.extractfile(member).read()) == (image_config.SBOM_PATH.lstrip("/"),
+                                                                              EPOCH, bill)
+    assert json.loads(members["manifest.json"])[0]["Layers"] == ["0/layer.tar", "added/layer.tar"]
+    assert digest == hashlib.sha256(members[f"{digest}.json"]).hexdigest()
+    assert image_config.restamped(_engine_config(), "verl-ascend:x", EPOCH, add=(image_config.SBOM_PATH, bill),
+                                  labels={image_config.SBOM_LABEL: "f" * 64})[0] == digest  # the same every time

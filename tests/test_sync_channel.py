@@ -108,3 +108,26 @@ def test_without_the_handshake_the_first_bucket_can_be_lost(publisher):
         finally:
             sub.close(linger=0)
     assert not all(first_bucket_arrives(round_) for round_ in range(ROUNDS))
+
+
+def test_the_sync_names_every_tensor_whose_bytes_differ_and_the_fault_flips_one_byte():
+    """The harness's byte comparison and its corrupt-byte fault, on numpy bytes (no torch in the fast
+    suite: the docker suite runs both through verl's engines)."""
+    import hashlib
+
+    import numpy
+
+    from smoke_tests.sync.harness import compare, flip_one_byte
+
+    def digest(array):
+        return hashlib.sha256(array.tobytes()).hexdigest()
+    sent = {name: numpy.arange(64, dtype=numpy.uint8) + i for i, name in enumerate(("a", "b"))}
+    sums = {name: digest(array) for name, array in sent.items()}
+    got = {name: array.copy() for name, array in sent.items()}
+    assert compare(1, sums, got, digest) == []
+    flip_one_byte(got["a"])
+    assert int((got["a"] != sent["a"]).sum()) == 1
+    assert compare(1, sums, got, digest) == ["v1 a: bytes differ from what the trainer sent (sha256)"]
+    del got["b"]
+    got["c"] = sent["b"]
+    assert compare(2, sums, got, digest)[1:] == ["v2 b: missing", "v2 c: unexpected tensor"]

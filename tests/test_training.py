@@ -445,3 +445,11 @@ def test_the_pr_body_shows_the_loss_and_a_baseline_made_with_other_versions(tmp_
     parts, notes = prbody._training(tmp_path)
     assert parts == ["`train` loss 6.900 -> 1.200 (baseline 1.250)"]
     assert len(notes) == 1 and "baseline cpu.cpu.amd64.txt was made with verl v-old, this run has v-new" in notes[0]
+
+
+def test_the_no_learn_fault_of_a_run_reaches_the_trainers_command(tmp_path):
+    from smoke_tests.outcome import CheckInput
+
+    for faults, lr in (((), False), (("no-learn",), True)):
+        launch = train.launch_of(CheckInput({"image": "cpu"}, faults=faults), "train", "cpu", tmp_path, tmp_path / "l")
+        assert ("optim.lr=0.0" in launch.argv) is lr, faults

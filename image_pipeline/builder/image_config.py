@@ -78,13 +78,21 @@ def timestamp(epoch: int) -> str:
 
 def stamp(api, image_id: str, reference: str, *, epoch: int = SOURCE_DATE_EPOCH, add: tuple = (),
           labels: dict | None = None) -> str:
-    """The image with every time in its config (created, each history entry, the inline cache's
-    records) set to epoch, tagged reference; returns its id. The engine's BuildKit (0.8, in docker.io
-    20.10) stamps the wall clock there and has no SOURCE_DATE_EPOCH, so two builds of the same layers
-    got two ids. add: (path in the image, bytes), one last layer written here, byte for byte the same
-    every time; labels join the config's. Only the config and that layer are loaded: the engine keeps
-    the layers it has."""
-    config = json.loads(engine.raw_config(api, image_id))
+    """The image with every time in its config set to epoch (restamped), tagged reference; returns its id.
+    The engine's BuildKit (0.8, in docker.io 20.10) stamps the wall clock there and has no
+    SOURCE_DATE_EPOCH, so two builds of the same layers got two ids. Only the config and the added layer
+    are loaded: the engine keeps the layers it has."""
+    digest, members = restamped(json.loads(engine.raw_config(api, image_id)), reference, epoch, add, labels)
+    api.images.load(_tar(members, epoch))
+    return f"sha256:{digest}"
+
+
+def restamped(config: dict, reference: str, epoch: int, add: tuple = (), labels: dict | None = None) -> tuple:
+    """(config digest, {member: bytes}) of a `docker load` archive of the config with every time (created,
+    each history entry, the inline cache's records) set to epoch, its labels joined by `labels`, and
+    add: (path in the image, bytes) as one last layer, byte for byte the same every time. The layers
+    the engine holds are named in the archive's manifest, not carried."""
+    config = json.loads(json.dumps(config))
     when = timestamp(epoch)
     config["created"] = when
     for entry in config.get("history", []):
@@ -96,20 +104,20 @@ def stamp(api, image_id: str, reference: str, *, epoch: int = SOURCE_DATE_EPOCH,
                 layer["createdAt"] = when
         config[BUILDKIT_CACHE_KEY] = base64.b64encode(json.dumps(cache, sort_keys=True).encode()).decode()
     config["config"]["Labels"] = {**(config["config"].get("Labels") or {}), **(labels or {})}
-    files = {f"{i}/layer.tar": None for i in range(len(config["rootfs"]["diff_ids"]))}  # present in the engine
+    layers = [f"{i}/layer.tar" for i in range(len(config["rootfs"]["diff_ids"]))]  # present in the engine
+    members = {}
     if add:
         path, data = add
         layer = _layer_of(path, data, epoch)
         config["rootfs"]["diff_ids"].append(f"sha256:{hashlib.sha256(layer).hexdigest()}")
-        config["history"].append({"created": when, "created_by": f"ADD {Path(path).name} {path} # build.py",
-                                  "comment": "build.py"})
-        files["added/layer.tar"] = layer
+        config.setdefault("history", []).append({"created": when, "created_by": f"ADD {Path(path).name} {path} # build.py",
+                                                 "comment": "build.py"})
+        layers.append("added/layer.tar")
+        members["added/layer.tar"] = layer
     raw = json.dumps(config, sort_keys=True, separators=(",", ":")).encode()
     digest = hashlib.sha256(raw).hexdigest()
-    manifest = json.dumps([{"Config": f"{digest}.json", "RepoTags": [reference], "Layers": list(files)}]).encode()
-    members = {f"{digest}.json": raw, "manifest.json": manifest, **{k: v for k, v in files.items() if v is not None}}
-    api.images.load(_tar(members, epoch))
-    return f"sha256:{digest}"
+    manifest = json.dumps([{"Config": f"{digest}.json", "RepoTags": [reference], "Layers": layers}]).encode()
+    return digest, {f"{digest}.json": raw, "manifest.json": manifest, **members}
 
 
 def _layer_of(path: str, data: bytes, epoch: int) -> bytes:

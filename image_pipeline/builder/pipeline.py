@@ -109,6 +109,8 @@ def prepare(api, manifest, image, platform: str, root: Path, profile, *, alterna
     check_lock(manifest, image, platform, root)
     if platform not in image.platforms:
         raise UserError(f"image {image.name!r} is for {', '.join(image.platforms)}, not {platform}")
+    # a file no lock could hash is refused before anything large moves (the base of an NPU image is GBs)
+    wheelhouse.check_allowed(manifest, wheelhouse.read_lock(root, image.on(platform), platform), allow_unverified)
     engine.ensure_emulation(platform, log)
     base_id = base.ensure_base(api, image.base, platform, mirror=mirror, cache=cache, log=log)
     unverified = wheelhouse.fetch_unverified(manifest, image, platform, root, profile, cache, allow_unverified, log)

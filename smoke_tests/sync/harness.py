@@ -182,10 +182,13 @@ async def _receive(engine, cfg, version) -> dict:
     async for name, tensor in stream:
         got[name] = tensor.clone()  # the rollout's copy, taken when verl hands the tensor over
     if "corrupt-byte" in cfg.faults and got and version == 1:
-        first = next(iter(got))
-        flat = got[first].reshape(-1).view(torch.uint8)
-        flat[flat.numel() // 2] ^= CORRUPTED_BYTE  # one flipped byte in transit
+        flip_one_byte(got[next(iter(got))].reshape(-1).view(torch.uint8))  # one flipped byte in transit
     return got
+
+
+def flip_one_byte(flat) -> None:
+    """The corrupt-byte fault: the middle byte of a flat uint8 view (torch's or numpy's) XOR CORRUPTED_BYTE."""
+    flat[len(flat) // 2] ^= CORRUPTED_BYTE
 
 
 def run_rank(cfg: SyncConfig, rank: int, store, device_kind: str, loopback: bool) -> SyncReport | None:
@@ -252,12 +255,14 @@ def buckets_of(cfg: SyncConfig, dtype) -> int:
     return count
 
 
-def compare(version: int, sums: dict, got: dict) -> list:
+def compare(version: int, sums: dict, got: dict, digest=None) -> list:
+    """What the rollout got against the sha256 of each tensor the trainer sent: missing, changed, extra."""
+    digest = digest or checksum
     problems = []
     for name, want in sums.items():
         if name not in got:
             problems.append(f"v{version} {name}: missing")
-        elif checksum(got[name]) != want:
+        elif digest(got[name]) != want:
             problems.append(f"v{version} {name}: bytes differ from what the trainer sent (sha256)")
     problems += [f"v{version} {name}: unexpected tensor" for name in got.keys() - sums.keys()]
     return problems
