@@ -63,7 +63,7 @@ def profile_with(mirror) -> NetProfile:
 
 def test_the_committed_npu_amd64_lock_has_unverified_externals():
     """Here neither the PyTorch CPU index nor Ascend's answers: the lock holds no sha256 for those files."""
-    assert {x.component for x in INDEX_EXTERNALS} <= set(wheelhouse.unverified_components(LOCK))
+    assert {x.component for x in INDEX_EXTERNALS} <= set(lockfile.unverified_components(LOCK))
     assert {"torch", "triton-ascend"} <= {x.component for x in INDEX_EXTERNALS}
 
 
@@ -98,7 +98,7 @@ def test_the_wheelhouse_refuses_unverified_externals_unless_allowed_before_downl
     assert result.returncode == 2, result.stdout + result.stderr
     message = result.stderr.strip()
     assert "\n" not in message and message.startswith("error: --allow-unverified: ")
-    assert all(name in message for name in wheelhouse.unverified_components(LOCK))
+    assert all(name in message for name in lockfile.unverified_components(LOCK))
     assert not (repo_copy / ".cache").exists() or not any((repo_copy / ".cache").rglob("*.whl"))
 
 
@@ -108,7 +108,7 @@ def test_an_unknown_name_to_allow_is_refused():
 
 
 def test_allowing_some_but_not_all_is_refused_naming_the_rest():
-    names = wheelhouse.unverified_components(LOCK)
+    names = lockfile.unverified_components(LOCK)
     with pytest.raises(UserError) as caught:
         wheelhouse.check_allowed(M, LOCK, names[1:])
     assert names[0] in str(caught.value) and all(f" {n}" not in str(caught.value).split("holds no sha256 for")[1]
@@ -148,7 +148,7 @@ def prepared(tmp_path_factory):
     """prepare() of the npu arm64 build with every unverified file allowed: from one mirror twice (a fresh
     cache, then the filled one), and from a mirror serving other bytes under the same names."""
     tmp = tmp_path_factory.mktemp("prepare")
-    allowed = wheelhouse.unverified_components(ARM64_LOCK)
+    allowed = lockfile.unverified_components(ARM64_LOCK)
     index, other = mirror_of_externals(tmp / "index"), mirror_of_externals(tmp / "other", salt="other bytes")
     return (prepare(tmp / "cache", index, allowed), prepare(tmp / "cache", index, allowed),
             prepare(tmp / "other-cache", other, allowed))
@@ -175,7 +175,7 @@ def test_prepare_refuses_unverified_files_before_the_base_is_pulled(tmp_path):
 def test_unverified_bytes_are_in_the_content_hash(prepared):
     first, again, other = prepared
     assert first.digest == again.digest != other.digest
-    assert [u.component for u in first.unverified] == wheelhouse.unverified_components(ARM64_LOCK) != []
+    assert [u.component for u in first.unverified] == lockfile.unverified_components(ARM64_LOCK) != []
 
 
 def test_the_images_pins_json_and_labels_say_which_files_were_installed_unverified(prepared):

@@ -254,3 +254,26 @@ def test_a_bump_that_drops_dependencies_changes_only_the_shared_layer_and_the_la
     app = next(t.slug for t in dockerfile.tiers_of(image) if t.name == "app")
     assert set(before) - set(after) == {f"{app}/deps-{large}"}
     assert {slug for slug in after if after[slug] != before[slug]} == {f"{app}/deps"}
+
+
+def test_the_first_promotion_table_names_what_stands_between_ci_and_each_promotion(repo_copy):
+    """Generated from the locks, the runners and the committed baselines: a baseline that appears, or a
+    lock that holds every sha256, takes its line away."""
+    from image_pipeline.render import readme
+    from image_pipeline.lock import lockfile
+
+    m = manifest()
+    image = next(img for img in m.images.values() if img.device == "npu" and img.waivers)
+    tested = next(p for p in image.platforms if p not in image.waivers)
+    locks = {(img.name, p): lockfile.read(lockfile.path_for(repo_copy, img.name, p))
+             for img in m.images.values() for p in img.platforms}
+    row = next(line for line in readme._first_promotion(m, locks, repo_copy).splitlines()
+               if line.startswith(f"| `{image.name}` | {tested.split('/')[1]} |"))
+    assert "no training baseline" in row and "no sha256 in the lock for" in row
+    baseline = repo_copy / f"smoke_tests/baselines/{image.name}.npu.{tested.split('/')[1]}.txt"
+    baseline.write_text("made_with.device:npu\n")
+    row = next(line for line in readme._first_promotion(m, locks, repo_copy).splitlines()
+               if line.startswith(f"| `{image.name}` | {tested.split('/')[1]} |"))
+    assert "no training baseline" not in row
+    cpu = [line for line in readme._first_promotion(m, locks, repo_copy).splitlines() if line.startswith("| `cpu`")]
+    assert cpu and all("nothing: CI promotes it" in line for line in cpu)

@@ -36,7 +36,7 @@ from packaging.utils import parse_wheel_filename
 from ..lock.request import TEST_TIER
 from ..manifest.model import arch_of
 from ..manifest.references import tags_of
-from .wheelhouse import unverified_components
+from ..lock.lockfile import unverified_components
 
 SCHEMA = SchemaVersion.V1_6  # written and validated against the same schema
 PROPERTY_PREFIX = "verl-image"

@@ -50,12 +50,6 @@ class Unverified:
         return {"component": self.component, "file": self.file, "sha256": self.sha256}
 
 
-def unverified_components(lock) -> list:
-    """Components whose file the lock could not hash: index externals without sha256, unpinned archives."""
-    return sorted({x["component"] for x in lock.externals if not x.get("commit") and not x.get("sha256")}
-                  | {a["component"] for a in lock.archives if not a.get("sha256")})
-
-
 def read_lock(root: Path, image, platform: str):
     lock = lockfile.read(lockfile.path_for(root, image.name, platform))
     if lock is None:
@@ -68,13 +62,13 @@ def check_allowed(manifest, lock, allowed) -> list:
     unknown = sorted(set(allowed) - set(manifest.components))
     if unknown:
         raise UserError(f"{', '.join(unknown)}: no such component in pins.yaml", key="--allow-unverified")
-    refused = [name for name in unverified_components(lock) if name not in allowed]
+    refused = [name for name in lockfile.unverified_components(lock) if name not in allowed]
     if refused:
         raise UserError(f"the lock of {lock.image} for {lock.platform} holds no sha256 for {', '.join(refused)} (its "
                         f"index did not answer `build.py lock`): refusing to install unverified files; re-lock where "
                         f"it answers, or pass --allow-unverified NAME to take each as served (the image's labels and "
                         f"pins.json then list it)", key="--allow-unverified")
-    return unverified_components(lock)
+    return lockfile.unverified_components(lock)
 
 
 def fetch_unverified(manifest, image, platform: str, root: Path, profile, cache: Path, allowed=(),

@@ -168,3 +168,9 @@ def _parse(raw: bytes) -> LockFile:
                     uv_platform=meta["uv-platform"], inputs=meta["inputs"], resolver=meta["resolver"],
                     packages=packages, externals=meta.get("externals", []),
                     source_builds=meta.get("source-builds", []), archives=meta.get("archives", []))
+
+
+def unverified_components(lock) -> list:
+    """Components whose file the lock could not hash: index externals without sha256, unpinned archives."""
+    return sorted({x["component"] for x in lock.externals if not x.get("commit") and not x.get("sha256")}
+                  | {a["component"] for a in lock.archives if not a.get("sha256")})

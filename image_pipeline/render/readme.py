@@ -42,6 +42,7 @@ def blocks(manifest, root: Path, extra: dict) -> dict:
         "indexes": lambda _: tables.markdown(["index", "URL", "what comes from it"],
                                              [[f"`{i.name}`", i.url, i.reason] for i in manifest.indexes.values()]),
         "externals": lambda _: _externals(manifest, locks()),
+        "first-promotion": lambda _: _first_promotion(manifest, locks(), root),
         "stack": lambda _: _stack(manifest, locks()),
         "layers": lambda _: _layers(manifest, locks()),
         "schema": lambda _: tables.markdown(["section", "key", "required", "meaning"],
@@ -193,6 +194,33 @@ def _externals(manifest, locks) -> str:
             row[4].add(f"{image} {platform.split('/')[1]}")
     return tables.markdown(["component", "pin", "source", "file hash", "locks", "why"],
                            [[*r[:4], ", ".join(sorted(r[4])), r[5]] for r in rows.values()])
+
+
+def _first_promotion(manifest, locks, root: Path) -> str:
+    """Per image and platform, what still stands between CI as committed and a promotion: files the lock
+    holds no sha256 for (CI passes no --allow-unverified, so the build stage refuses them), a device stage
+    that needs a runner, a training baseline not committed yet."""
+    training = set(json.loads((root / TRAINING_FILE).read_text())["checks"])
+    checks = {c["name"]: c for c in json.loads((root / CHECKS_FILE).read_text())["checks"]}
+    rows = []
+    for img in manifest.images.values():
+        trained = [name for name in sorted(training) if name in checks and check_runs_in(checks[name], img)]
+        for platform in img.platforms:
+            arch = arch_of(platform)
+            blockers = []
+            unverified = lockfile.unverified_components(locks[(img.name, platform)])
+            if unverified:
+                blockers.append("no sha256 in the lock for " + ", ".join(f"`{name}`" for name in unverified))
+            baseline = f"smoke_tests/baselines/{img.name}.{img.device}.{arch}.txt"
+            if img.device_runs_on(platform):
+                device = f"`{img.runner.name}`"
+                if trained and not (root / baseline).exists():
+                    blockers.append(f"no training baseline (`{baseline}`: first run on the device runner)")
+            else:
+                device = "waived"
+            rows.append([f"`{img.name}`", arch, device, "; ".join(blockers) or "nothing: CI promotes it"])
+    return tables.markdown(["image", "arch", "device stage", "what stands between CI and its first promotion"],
+                           rows)
 
 
 def _stack(manifest, locks) -> str:
