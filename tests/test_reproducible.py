@@ -239,7 +239,7 @@ def test_a_step_that_differs_between_builds_is_named_by_its_file(engine_client, 
     (context / "Dockerfile").write_text(f"FROM {cpu_image.tags.final}\nRUN date +%s%N > /etc/verl-image/clock\n")
     built = [image_config.stamp(engine_client, engine.build(context, f"verl-ascend:reproduce-test-{n}", buildargs={}, labels={},
                                                       platform=engine.host_platform(), plain=True, no_cache=True),
-                          f"verl-ascend:reproduce-test-{n}", EPOCH) for n in (1, 2)]
+                          f"verl-ascend:reproduce-test-{n}", epoch=EPOCH) for n in (1, 2)]
     lines = []
     try:
         assert not reproduce.compare(engine_client, built[0], built[1], tmp_path, log=lines.append)

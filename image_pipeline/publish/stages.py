@@ -175,7 +175,7 @@ def verify_candidates(manifest, image, passed: dict) -> None:
                 raise UserError(f"{image.name} {platform}: {target} holds {config_digest} at {digest}, not the "
                                 f"tested {build['image_id']}: nothing is promoted")
             labels = (config.get("config") or {}).get("Labels") or {}
-            expected = {image_config.DEVICE_CHECKS_LABEL: (want, "pins.yaml says"),
+            expected = {image_config.DEVICE_CHECKS_LABEL: (want, "rebuild it: pins.yaml says"),
                         image_config.CONTENT_LABEL: (build["content_hash"], "the stage records say"),
                         image_config.PLATFORM_LABEL: (platform, "the stage records say")}
             for label, (value, who) in expected.items():
