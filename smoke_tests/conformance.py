@@ -15,6 +15,7 @@ from pathlib import Path
 
 from packaging.version import Version
 
+from .device import cann_version
 from .outcome import judged
 from .plan import alternatives, load_checks, required_imports, select
 
@@ -174,15 +175,6 @@ def device(ctx):
         if not have.startswith(ctx.pins["cann_version"]):
             problems.append(f"CANN is {have}, pinned {ctx.pins['cann_version']}")
     return judged("conformance.device", problems, lines)
-
-
-def cann_version() -> str:
-    home = Path(os.environ.get("ASCEND_TOOLKIT_HOME", "/usr/local/Ascend/ascend-toolkit/latest"))
-    for info in sorted(home.glob("**/ascend_toolkit_install.info")) + sorted(home.glob("*/version.info")):
-        for line in info.read_text().splitlines():
-            if line.startswith("version="):
-                return line.split("=", 1)[1].strip()
-    return "unknown (no ascend_toolkit_install.info or version.info)"
 
 
 def imports(ctx):

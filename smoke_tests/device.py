@@ -8,7 +8,9 @@ visible, the check fails with that reason. When the container has no NPU device 
 from __future__ import annotations
 
 import glob
+import os
 from dataclasses import dataclass
+from pathlib import Path
 
 
 @dataclass(frozen=True)
@@ -72,9 +74,18 @@ def stack_versions(pins: dict) -> dict:
 
     made_with = {"verl": version("verl"), "torch": version("torch")}
     if pins["device"] == "npu":
-        from .conformance import cann_version
 
         made_with["device"] = f"npu {pins.get('soc_version') or '?'}, torch_npu {version('torch_npu')}, CANN {cann_version()}"
     else:
         made_with["device"] = f"cpu {platform.machine()}"
     return made_with
+
+
+def cann_version() -> str:
+    """The CANN toolkit's version as its install records it (ASCEND_TOOLKIT_HOME, else the default path)."""
+    home = Path(os.environ.get("ASCEND_TOOLKIT_HOME", "/usr/local/Ascend/ascend-toolkit/latest"))
+    for info in sorted(home.glob("**/ascend_toolkit_install.info")) + sorted(home.glob("*/version.info")):
+        for line in info.read_text().splitlines():
+            if line.startswith("version="):
+                return line.split("=", 1)[1].strip()
+    return "unknown (no ascend_toolkit_install.info or version.info)"

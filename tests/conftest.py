@@ -20,7 +20,7 @@ sys.path.insert(0, str(REPO))
 
 from image_pipeline.paths import CACHE  # noqa: E402
 
-COPIED = (".gitignore", "pins.yaml", "templates", "images", "README.md", "docs", ".hadolint.yaml", "patches", "payload",
+COPIED = (".gitignore", ".gitattributes", "pins.yaml", "templates", "images", "README.md", "docs", ".hadolint.yaml", "patches", "payload",
           "smoke_tests", "installer", "records")
 
 

@@ -207,3 +207,46 @@ def test_the_image_command_passes_wait_to_the_pipeline(monkeypatch):
     with pytest.raises(SystemExit):
         main(["image", "cpu", "--platform", "linux/arm64"])
     assert seen["wait"] is False
+
+
+def _package_imports(package: str) -> dict:
+    """module -> modules of the same package it imports anywhere (function-level imports included)."""
+    import ast
+
+    graph = {}
+    for path in sorted((REPO / package).rglob("*.py")):
+        module = ".".join(path.relative_to(REPO).with_suffix("").parts).removesuffix(".__init__")
+        base = module if path.name == "__init__.py" else module.rpartition(".")[0]
+        found = set()
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom):
+                parts = base.split(".")[:len(base.split(".")) - node.level + 1] if node.level else []
+                target = ".".join(parts + ([node.module] if node.module else []))
+                names = [f"{target}.{a.name}" for a in node.names]
+                found.update(n for n in [target, *names] if n.split(".")[0] == package)
+            elif isinstance(node, ast.Import):
+                found.update(a.name for a in node.names if a.name.split(".")[0] == package)
+        graph[module] = found
+    return graph
+
+
+@pytest.mark.parametrize("package", ["image_pipeline", "smoke_tests"])
+def test_no_import_circle_in_the_package(package):
+    graph = _package_imports(package)
+    modules = set(graph)
+    edges = {m: {t for t in targets if t in modules and t != m and not m.startswith(t + ".")}
+             for m, targets in graph.items()}
+
+    def cycle_from(start):
+        stack, seen = [(start, [start])], set()
+        while stack:
+            node, path = stack.pop()
+            for nxt in edges[node]:
+                if nxt == start:
+                    return path + [start]
+                if nxt not in seen:
+                    seen.add(nxt)
+                    stack.append((nxt, path + [nxt]))
+        return None
+    circles = [c for c in map(cycle_from, sorted(modules)) if c]
+    assert not circles, " -> ".join(circles[0])

@@ -277,3 +277,14 @@ def test_the_first_promotion_table_names_what_stands_between_ci_and_each_promoti
     assert "no training baseline" not in row
     cpu = [line for line in readme._first_promotion(m, locks, repo_copy).splitlines() if line.startswith("| `cpu`")]
     assert cpu and all("nothing: CI promotes it" in line for line in cpu)
+
+
+def test_gitattributes_marks_every_generated_file_and_nothing_else(repo_copy):
+    marked = {line.split()[0].lstrip("/") for line in (REPO / ".gitattributes").read_text().splitlines()
+              if line and not line.startswith("#")}
+    in_images = {p.relative_to(REPO).as_posix() for p in (REPO / "images").rglob("*") if p.is_file()}
+    assert marked == in_images
+    (repo_copy / ".gitattributes").write_text((repo_copy / ".gitattributes").read_text().replace(
+        "/images/cpu/Dockerfile linguist-generated=true\n", ""))
+    result = run_build("render", "--check", root=repo_copy)
+    assert result.returncode == 1 and ".gitattributes" in result.stdout

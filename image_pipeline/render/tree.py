@@ -14,7 +14,7 @@ from .. import tables
 from ..files import atomic_write
 from ..lock import consistency
 from ..manifest.model import platform_slug
-from ..paths import DOCUMENTS
+from ..paths import DOCUMENTS, GITATTRIBUTES
 from . import dockerfile, install_script, readme
 
 
@@ -31,11 +31,21 @@ def render_all(manifest, root: Path, extra_blocks: dict) -> dict:
                                                 outputs[Path("images") / image.name / "Dockerfile"])
         for name, text in scripts.items():
             outputs[Path("images") / image.name / name] = text
+    generated = sorted([*(rel for rel in outputs), *expected_locks(manifest)], key=lambda p: p.as_posix())
+    outputs[Path(GITATTRIBUTES)] = gitattributes(generated)
     documents = {doc: (root / doc).read_text() for doc in DOCUMENTS if (root / doc).exists()}
     if documents:
         outputs.update({Path(doc): text for doc, text in
                         readme.regenerate_all(documents, manifest, root, extra_blocks).items()})
     return outputs
+
+
+def gitattributes(generated: list) -> str:
+    """Every file render writes under images/ and every lock, marked generated: review tools fold their
+    diffs (the README and docs/ hold hand-written text between their generated blocks, so they are not)."""
+    lines = [f"/{path.as_posix()} linguist-generated=true" for path in generated]
+    return (f"# GENERATED FILE: do not edit. Written by `python build.py render` from the list of files it renders\n"
+            f"# and the locks (`render --check` fails when it lags).\n" + "\n".join(lines) + "\n")
 
 
 def expected_locks(manifest) -> set:
