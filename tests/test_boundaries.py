@@ -55,3 +55,10 @@ def test_a_baseline_comes_only_from_an_image_labelled_as_that_image_and_platform
         baseline.require_image_of(pins, "ref", other, "linux/amd64")
     with pytest.raises(UserError, match="labelled image None"):
         baseline.require_image_of({}, "ref", image, "linux/amd64")
+
+
+def test_a_baseline_on_another_device_than_its_image_is_refused(repo_copy):
+    arm = (repo_copy / "smoke_tests/baselines/cpu.cpu.arm64.txt").read_text()
+    (repo_copy / "smoke_tests/baselines/cpu.npu.arm64.txt").write_text(arm.replace("made_with.device:cpu", "made_with.device:npu"))
+    result = run_in_process("validate", root=repo_copy)
+    assert result.returncode == 2 and "is a cpu image: no baseline on npu" in result.stderr

@@ -98,6 +98,7 @@ def test_the_check_job_installs_the_tools_its_tests_need_before_running_them():
     tools = next(i for i, run in enumerate(runs) if "make" in run and "node-tools" in run.split())
     tests = next(i for i, run in enumerate(runs) if "pytest" in run)
     assert tools < tests
+    assert "registry" in runs[tools].split()  # tests/test_merge_registry.py runs a real registry on loopback
 
 
 def test_the_docker_test_job_starts_a_registry_before_the_docker_tests():
