@@ -26,7 +26,8 @@ DEFAULTS_FILE = "smoke_tests/checkpoint_defaults.json"
 CHECKS_FILE = "smoke_tests/checks.json"
 VERL_TESTS_FILE = "smoke_tests/verl_tests.json"
 TRAINING_FILE = "smoke_tests/training.json"
-READ_FILES = (DEFAULTS_FILE, CHECKS_FILE, VERL_TESTS_FILE, TRAINING_FILE, VERL_TESTS_RECORD)  # what the tables are made from
+BASELINES_DIR = "smoke_tests/baselines"  # the first-promotion table says which baselines are committed
+READ_FILES = (DEFAULTS_FILE, CHECKS_FILE, VERL_TESTS_FILE, TRAINING_FILE, VERL_TESTS_RECORD, BASELINES_DIR)  # what the tables are made from
 MARKER = re.compile(r"<!-- BEGIN GENERATED: ([^ ]+) \(python build.py render\) -->")
 
 
@@ -211,7 +212,7 @@ def _first_promotion(manifest, locks, root: Path) -> str:
             unverified = lockfile.unverified_components(locks[(img.name, platform)])
             if unverified:
                 blockers.append("no sha256 in the lock for " + ", ".join(f"`{name}`" for name in unverified))
-            baseline = f"smoke_tests/baselines/{img.name}.{img.device}.{arch}.txt"
+            baseline = f"{BASELINES_DIR}/{img.name}.{img.device}.{arch}.txt"
             if img.device_runs_on(platform):
                 device = f"`{img.runner.name}`"
                 if trained and not (root / baseline).exists():
