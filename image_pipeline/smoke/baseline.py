@@ -24,8 +24,9 @@ GOOD = ("PASS", "MEASURED")
 
 
 def check_committed(manifest, root: Path) -> int:
-    """Every committed baseline (smoke_tests/baselines/*.txt) parses strictly and names an image of pins.yaml
-    with that device and platform; the count, or UserError naming the file and line."""
+    """Every committed baseline (smoke_tests/baselines/*.txt) parses strictly, was made on the device and
+    architecture its name says, and (for an image pins.yaml has) on that image's device; the count, or
+    UserError naming the file and line."""
     metrics = _suite_metrics(root)
     files = sorted((root / SMOKE / "baselines").glob("*"))
     for path in files:
