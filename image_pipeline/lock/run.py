@@ -8,7 +8,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from ..errors import UserError
-from . import consistency, lockfile
+from . import consistency, kinds, lockfile
 from .request import build_request
 from .resolve import Resolver
 
@@ -23,7 +23,8 @@ def lock_all(manifest, root: Path, profile, cache: Path, *, images=None, platfor
              log=print) -> dict:
     """{path: new text} for the selected locks, resolved `jobs` at a time; nothing is written here.
     fresh: resolve without the previous lock's versions as preferences (a re-lock after an experiment
-    otherwise keeps every stale version that is still allowed)."""
+    otherwise keeps every stale version that is still allowed). A wheel the new lock turns into an
+    undeclared source build is refused (kinds.check), fresh or not."""
     consistency.check_pins(manifest, root)
     resolver = Resolver(profile, cache, manifest)
     selected = [(image, platform) for image, platform in consistency.targets(manifest)
@@ -35,7 +36,9 @@ def lock_all(manifest, root: Path, profile, cache: Path, *, images=None, platfor
         image, platform = target
         path = lockfile.path_for(root, image.name, platform)
         started = time.monotonic()
-        lock = resolver.resolve(build_request(manifest, image, platform), lockfile.read(path), fresh=fresh)
+        previous = lockfile.read(path)
+        lock = resolver.resolve(build_request(manifest, image, platform), previous, fresh=fresh)
+        kinds.check(image, platform, previous, lock, path.relative_to(root))
         externals = f", {len(lock.externals)} external" if lock.externals else ""
         log(f"lock {image.name} {platform}: {len(lock.packages)} packages{externals} "
             f"({time.monotonic() - started:.1f} s)")

@@ -1,0 +1,66 @@
+"""A re-lock that turns a wheel into an undeclared source build is refused (lock/kinds.py).
+
+The new lock is the committed one with one package's wheel swapped for the sdist a release without
+a wheel would give: uv is not run (the swap is what it would return for vllm-ascend 0.23.0.post1)."""
+
+import dataclasses
+
+import pytest
+
+from image_pipeline.errors import UserError
+from image_pipeline.lock import consistency, kinds, lockfile, resolve, run
+from image_pipeline.manifest import load_manifest
+
+from conftest import REPO, edit, manifest
+
+M = manifest()
+PACKAGE = M.components["vllm-ascend"].dist
+
+
+def _npu_target():
+    image = next(img for img in M.images.values() if any(c.dist == PACKAGE for c in img.components))
+    return image, image.platforms[-1]
+
+
+def _as_sdist(lock, name):
+    """The lock with `name`'s wheel replaced by an sdist of the same version."""
+    def swap(entry):
+        if entry.name != name:
+            return entry
+        sdist = dataclasses.replace(entry.artifact, kind="sdist", name=f"{entry.name}-{entry.version}.tar.gz")
+        return dataclasses.replace(entry, artifact=sdist, requires=[])
+    return dataclasses.replace(lock, packages=[swap(e) for e in lock.packages])
+
+
+def test_a_wheel_that_becomes_an_sdist_is_refused_naming_package_platform_and_both_files():
+    image, platform = _npu_target()
+    path = lockfile.path_for(REPO, image.name, platform)
+    old = lockfile.read(path)
+    wheel = old.by_name()[PACKAGE].artifact.name
+    with pytest.raises(UserError) as caught:
+        kinds.check(image, platform, old, _as_sdist(old, PACKAGE), path.relative_to(REPO))
+    message = str(caught.value)
+    assert message.startswith(f"images/{image.name}/") and PACKAGE in message and platform in message
+    assert wheel in message and f"{PACKAGE}-" in message.split(" -> ")[1] and "\n" not in message
+
+
+def test_a_declared_source_build_and_an_unchanged_lock_pass(repo_copy):
+    image, platform = _npu_target()
+    old = lockfile.read(lockfile.path_for(REPO, image.name, platform))
+    kinds.check(image, platform, old, old, "lock")  # nothing changed
+    kinds.check(image, platform, None, old, "lock")  # a first lock has nothing to compare
+    copy = repo_copy / "pins.yaml"
+    edit(copy, "  vllm-ascend:\n    source: pypi\n",
+         "  vllm-ascend:\n    source: pypi\n    build:\n      env:\n        COMPILE_CUSTOM_KERNELS: \"1\"\n")
+    declared = load_manifest(copy).images[image.name]
+    kinds.check(declared, platform, old, _as_sdist(old, PACKAGE), "lock")
+
+
+def test_lock_all_refuses_the_swap_before_writing_anything(monkeypatch):
+    image, platform = _npu_target()
+    monkeypatch.setattr(consistency, "check_pins", lambda *a: None)
+    monkeypatch.setattr(consistency, "targets", lambda manifest: [(image, platform)])
+    monkeypatch.setattr(resolve.Resolver, "__init__", lambda self, *a: None)
+    monkeypatch.setattr(resolve.Resolver, "resolve", lambda self, request, previous, fresh=False: _as_sdist(previous, PACKAGE))
+    with pytest.raises(UserError, match=f"{PACKAGE} loses its wheel on {platform}"):
+        run.lock_all(M, REPO, None, REPO / ".cache", jobs=1, log=lambda *_: None)
