@@ -396,7 +396,8 @@ def test_validate_runs_the_pin_policy_against_head(repo):
          f"depName=transformers\n    version: {_verls_lowest_transformers()}")
     result = run_in_process("validate", root=repo)
     assert result.returncode == 2 and "components.transformers: reason is unchanged since the base" in result.stderr
-    assert "(and 1 more: build.py lint-pins)" in result.stderr, result.stderr  # the unchanged issue
+    assert re.search(r"\(and \d+ more: build\.py lint-pins\)", result.stderr), result.stderr
+    assert "issue link is unchanged" in run_build("lint-pins", "--base", "HEAD", root=repo).stdout
     assert run_in_process("validate", "--base", "HEAD~5", root=repo).returncode == 2  # no such ref: refused
 
 
@@ -497,3 +498,89 @@ def test_the_pr_body_shows_an_identical_dockerfile_diff_once_naming_every_file(r
     named = [path for summary in summaries for path in summary.split(", ")]
     assert sorted(named) == sorted(f"images/{name}/Dockerfile" for name in M.images)
     assert len(summaries) < len(named) and body.count("+# every image's first line") == len(summaries)
+
+
+# ---------------------------------------------------------------- text that names the old release
+
+ASCEND = M.components["vllm-ascend"]
+
+
+def _next_release(version: str) -> str:
+    v = Version(version)
+    return f"{v.major}.{v.minor}.{v.micro + 1}"
+
+
+def _vllm_ascend_at(version: str, text: str | None = None) -> str:
+    text = text if text is not None else (REPO / "pins.yaml").read_text()
+    old = f"depName=vllm-ascend\n    version: {ASCEND.version}\n"
+    assert old in text
+    return text.replace(old, f"depName=vllm-ascend\n    version: {version}\n")
+
+
+def _stale_keys(text: str) -> list:
+    from image_pipeline.manifest import build_manifest, document
+    from image_pipeline.review import stale_text
+
+    new = build_manifest(document.parse(text, REPO / "pins.yaml"))
+    return [".".join(map(str, s.keypath)) for s in stale_text.find(M, new, policy_changed(M, new))]
+
+
+def policy_changed(base, new):
+    from image_pipeline.review import policy
+
+    return policy.changed_pins(base, new)
+
+
+def test_a_bump_finds_the_old_release_in_its_prose_its_alternative_and_text_naming_it():
+    stale = _stale_keys(_vllm_ascend_at(_next_release(ASCEND.version)))
+    alternative = next(c for c in M.components.values() if c.get("alternative_to") == ASCEND.name)
+    assert any(k.startswith(f"components.{ASCEND.name}.differs.") for k in stale), stale
+    assert f"components.{alternative.name}.version" in stale
+    # the text of another pin counts where it names vllm-ascend, not where it only shares the number
+    assert any(k.startswith("components.vllm.without.") for k in stale), stale
+    assert not any(k.startswith("components.vllm.differs.") for k in stale), stale
+    assert not any(k.endswith((".url", ".sha256", ".issue")) for k in stale), stale
+
+
+def test_a_post_release_is_not_its_release_and_a_reason_may_name_the_move():
+    from image_pipeline.review.stale_text import says
+
+    post = f"{ASCEND.version}.post1"
+    assert not says(f"the {post} wheel", ASCEND.version) and says(f"the v{ASCEND.version} wheel", ASCEND.version)
+    assert not says(f"{ASCEND.version}1", ASCEND.version) and not says(f"x{ASCEND.version}", ASCEND.version)
+    new = _next_release(ASCEND.version)
+    text = _vllm_ascend_at(new)
+    reason = f"    reason: {ASCEND.get('reason')}\n"
+    moved = text.replace(reason, f"    reason: {ASCEND.version} -> {new}, {ASCEND.get('reason')}\n")
+    assert f"components.{ASCEND.name}.reason" not in _stale_keys(moved)
+    alone = text.replace(reason, f"    reason: still {ASCEND.version}\n")
+    assert f"components.{ASCEND.name}.reason" in _stale_keys(alone)
+
+
+def test_keeps_text_speaks_only_for_the_change_that_sets_it():
+    from image_pipeline.manifest import build_manifest, document
+    from image_pipeline.review import stale_text
+
+    new = _next_release(ASCEND.version)
+    line = "    keeps_text: the other pins are rewritten in the next bump\n"
+    with_keep = (REPO / "pins.yaml").read_text().replace(
+        f"depName=vllm-ascend\n    version: {ASCEND.version}\n",
+        f"depName=vllm-ascend\n    version: {ASCEND.version}\n{line}")
+    assert _stale_keys(_vllm_ascend_at(new, with_keep)) == []  # set by this change: it speaks
+    base = build_manifest(document.parse(with_keep, REPO / "pins.yaml"))
+    later = build_manifest(document.parse(_vllm_ascend_at(new, with_keep), REPO / "pins.yaml"))
+    assert stale_text.find(base, later, policy_changed(base, later))  # already in the base: it does not
+
+
+def test_lint_pins_and_bump_refuse_stale_text_of_a_hand_edit_and_a_bump(repo):
+    alternative = next(c for c in M.components.values() if c.get("alternative_to") == ASCEND.name)
+    new = _next_release(ASCEND.version)
+    before = tree_snapshot(repo)
+    bumped = run_in_process("bump", ASCEND.name, new, "--reason", "a test", "--issue", NEW_ISSUE, root=repo)
+    assert bumped.returncode == 2 and f"still says {ASCEND.version} after the {ASCEND.name} bump" in bumped.stderr
+    assert bumped.stderr.count("\n") == 1 and "more)" in bumped.stderr, bumped.stderr
+    assert tree_snapshot(repo) == before
+    (repo / "pins.yaml").write_text(_vllm_ascend_at(new, (repo / "pins.yaml").read_text()))
+    linted = run_build("lint-pins", "--base", "HEAD", root=repo)
+    assert linted.returncode == 1
+    assert f"components.{alternative.name}.version: still says {ASCEND.version}" in linted.stdout, linted.stdout

@@ -64,3 +64,26 @@ def test_lock_all_refuses_the_swap_before_writing_anything(monkeypatch):
     monkeypatch.setattr(resolve.Resolver, "resolve", lambda self, request, previous, fresh=False: _as_sdist(previous, PACKAGE))
     with pytest.raises(UserError, match=f"{PACKAGE} loses its wheel on {platform}"):
         run.lock_all(M, REPO, None, REPO / ".cache", jobs=1, log=lambda *_: None)
+
+
+def test_the_pr_body_shows_a_kind_change_its_size_and_the_edges_that_vanish():
+    from image_pipeline.review import prbody
+
+    image, platform = _npu_target()
+    old = lockfile.read(lockfile.path_for(REPO, image.name, platform))
+    entry = old.by_name()[PACKAGE]
+    needs = sorted(e.name for e in old.packages if PACKAGE in (e.via or ()))
+    assert needs, f"nothing in the lock is needed by {PACKAGE}: pick a package with dependencies"
+    new = _as_sdist(old, PACKAGE)
+    new = dataclasses.replace(new, packages=[
+        dataclasses.replace(e, via=[v for v in e.via if v != PACKAGE]) if e.name in needs else e
+        for e in new.packages])
+    lines = prbody._lock_delta(old, new)
+    assert f"~ {PACKAGE} {entry.version} (wheel -> sdist: {entry.artifact.name} -> {PACKAGE}-{entry.version}.tar.gz)" in lines
+    assert [f"- edge {PACKAGE} -> {name}" for name in needs] == [line for line in lines if "edge" in line]
+    assert prbody._lock_delta(old, old) == []
+    smaller = dataclasses.replace(old, packages=[
+        dataclasses.replace(e, artifact=dataclasses.replace(e.artifact, size=e.artifact.size // 2))
+        if e.name == PACKAGE else e for e in old.packages])
+    assert prbody._lock_delta(old, smaller) == [
+        f"~ {PACKAGE} {entry.version} (file {prbody._signed_mb(entry.artifact.size // 2 - entry.artifact.size)})"]

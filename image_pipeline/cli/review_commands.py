@@ -23,6 +23,9 @@ def _bump_args(parser):
     parser.add_argument("--sha256", help="url: checksum of the new download")
     parser.add_argument("--also", action="append", default=[], metavar="COMPONENT=VERSION",
                         help="bump another pin in the same change (pins that move together, e.g. torch_npu)")
+    parser.add_argument("--keep-text", metavar="REASON",
+                        help="why text in pins.yaml that names the old release stays (one line; recorded as the pin's "
+                             "keeps_text and shown in the PR body); without it such text refuses the bump")
     parser.add_argument("--dry-run", action="store_true", help="resolve and show the diff, write nothing")
     parser.add_argument("--jobs", type=int, help="locks resolved at once (default: one per core)")
     network_args(parser)
@@ -36,7 +39,8 @@ def _bump(inv, args):
     edits = [(args.component, {"version": args.version, "tag": args.tag, "branch": args.branch,
                                "commit": args.commit, "url": args.url, "sha256": args.sha256})]
     edits += [(name, {"version": version}) for name, version in (_pair(item) for item in args.also)]
-    result = bump.bump(inv.root, edits, reason=args.reason, issue=args.issue, profile=profile_of(args),
+    result = bump.bump(inv.root, edits, reason=args.reason, issue=args.issue, keep_text=args.keep_text,
+                       profile=profile_of(args),
                        cache=inv.cache, extra_blocks=readme_blocks(), dry_run=args.dry_run,
                        jobs=args.jobs)
     sys.stdout.write(tables.unified_diff(result.old_text, result.new_text, "pins.yaml"))
@@ -87,7 +91,7 @@ def _matrix(inv, args):
     return 0
 
 
-@command("lint-pins", "fail when a pin changed against --base without a reason (or, for NPU images, an issue)",
+@command("lint-pins", "fail when a pin changed against --base without a reason (for NPU images an issue), or left text naming its old release",
          _base_arg)
 def _lint_pins(inv, args):
     from ..review import affected, policy

@@ -4,7 +4,8 @@ The pins are edited in ruamel.yaml's round-trip tree, so every comment, blank li
 flow style and the file's line endings stay as written. The whole change is staged in a
 scratch copy of the tree (pins.yaml, locks, images/, README and docs/) and only committed, as one
 set of file replacements, once the new pins validated, the locked packages' requirements
-accept them, the pin policy holds (a new reason; for a pin reaching NPU images, a new issue)
+accept them, the pin policy holds (a new reason; for a pin reaching NPU images, a new issue; no text
+left naming the old release unless --keep-text says why)
 and uv resolved every image that changed for each of its platforms.
 """
 
@@ -24,7 +25,7 @@ from ..lock.run import lock_all
 from ..manifest import build_manifest, document, grammar
 from ..paths import DOCUMENTS
 from ..render import readme, tree
-from . import policy
+from . import policy, stale_text
 
 # What a bump may set, per source kind (anything else given for that kind is refused).
 OPTIONS = {
@@ -102,8 +103,9 @@ def edit(doc, name: str, values: dict) -> None:
 
 
 def bump(root: Path, edits: list, *, reason: str, issue: str | None, profile, cache: Path, extra_blocks: dict,
-         dry_run=False, jobs=None, log=print) -> BumpResult:
-    """edits: [(component, {version, tag, branch, commit, url, sha256})]; the first is the main one."""
+         keep_text: str | None = None, dry_run=False, jobs=None, log=print) -> BumpResult:
+    """edits: [(component, {version, tag, branch, commit, url, sha256})]; the first is the main one.
+    keep_text: why text naming an old release stays (each edited pin's keeps_text)."""
     pins = root / "pins.yaml"
     doc = document.load(pins)
     current = build_manifest(doc)
@@ -112,6 +114,10 @@ def bump(root: Path, edits: list, *, reason: str, issue: str | None, profile, ca
         raise UserError("say why: --reason must not be empty", key="--reason")
     if issue:
         _check_issue(issue)
+    if keep_text is not None:
+        keep_text = _text(keep_text, "--keep-text").strip()
+        if not keep_text:
+            raise UserError("say why the text stays: --keep-text must not be empty", key="--keep-text")
     for name, given in edits:
         if name not in current.components:
             raise UserError(f"unknown component {name!r} (known: {', '.join(current.components)})", file=pins.name)
@@ -119,6 +125,10 @@ def bump(root: Path, edits: list, *, reason: str, issue: str | None, profile, ca
         values["reason"] = reason
         if issue:
             values["issue"] = issue
+        if keep_text:
+            values[stale_text.KEEP] = keep_text
+        else:
+            doc.tree["components"].get(name, {}).pop(stale_text.KEEP, None)  # it spoke for an earlier change
         edit(doc, name, values)
     new_text = doc.dumps()
     with tempfile.TemporaryDirectory(prefix="bump-") as tmp:
@@ -128,7 +138,8 @@ def bump(root: Path, edits: list, *, reason: str, issue: str | None, profile, ca
         consistency.check_pins(manifest, scratch)
         refused = policy.problems(current, manifest)
         if refused:
-            raise UserError(refused[0])
+            more = f" (and {len(refused) - 1} more)" if len(refused) > 1 else ""
+            raise UserError(refused[0] + more)
         affected_locks = _changed_locks(current, manifest, root)
         if affected_locks:
             images = sorted({image for image, _ in affected_locks})

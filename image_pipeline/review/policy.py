@@ -1,13 +1,16 @@
-"""The pin policy: a changed pin must say why, and when it reaches NPU images, link the issue of this change.
+"""The pin policy: a changed pin must say why, when it reaches NPU images link the issue of this change,
+and leave no text in pins.yaml that still names the release it moved from (stale_text.py).
 
 Run by `build.py lint-pins` (CI, against --base), `build.py bump` (against the pins it edits) and
 `build.py validate` (against --base, default HEAD: a hand edit not yet committed)."""
 
 from __future__ import annotations
 
+from . import stale_text
+
 # the words about a pin: changing only these changes nothing a build installs or resolves
 # (whose requirement `wins_over` wins over is checked against the locks on every load)
-WORDS = ("reason", "issue", "wins_over", "differs")
+WORDS = ("reason", "issue", "wins_over", "differs", stale_text.KEEP)
 
 
 def changed_pins(base_manifest, manifest) -> list:
@@ -31,7 +34,8 @@ def _pin(comp) -> dict:
 
 def problems(base_manifest, manifest) -> list:
     found = []
-    for name, old, comp in changed_pins(base_manifest, manifest):
+    changed = changed_pins(base_manifest, manifest)
+    for name, old, comp in changed:
         where = f"{manifest.doc.name}:{manifest.line(comp.keypath)}: components.{name}"
         npu = [img for img in manifest.users_of(name) if manifest.images[img].device == "npu"]
         if not comp.get("reason", "").strip():
@@ -43,4 +47,4 @@ def problems(base_manifest, manifest) -> list:
         elif npu and old is not None and old.get("issue") == comp.get("issue"):
             found.append(f"{where}: reaches {', '.join(npu)}: the issue link is unchanged since the base; "
                          f"link the issue of this change (bump: --issue)")
-    return found
+    return found + [stale.problem(manifest) for stale in stale_text.find(base_manifest, manifest, changed)]

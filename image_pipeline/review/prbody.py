@@ -1,7 +1,8 @@
 """`build.py pr-body`: the pull-request body a reviewer can act on, in Markdown.
 
 What changed (pins, old -> new, with links), why (reasons, issues, deliberate deviations),
-what it did to the locks (packages added, removed, moved, per image and platform), what the
+what it did to the locks (per image and platform: packages added, removed, or changed in version, kind
+or file size, and dependency edges that appeared or vanished), what the
 lock could not resolve here (externals), the rules checked, the affected images with their
 Dockerfile diff, and how it was verified (smoke results and verl's own tests from the CI
 artifacts: each platform's build and device stage), the checklist of stages still owed (device stages
@@ -19,7 +20,7 @@ from ..manifest import rules
 from ..manifest.model import arch_of
 from ..smoke import plot
 from ..smoke.runner import parse_metrics
-from . import policy
+from . import policy, stale_text
 from .affected import Change
 
 DIFF_LINES = 40
@@ -60,17 +61,49 @@ def _why(pins, manifest) -> str:
         for key, label in (("deviates", "cpu stand-in deviates"), ("external", "not resolved here")):
             if new.get(key):
                 lines.append(f"  - deliberate deviation ({label}): {new.get(key)}")
+        if new.get(stale_text.KEEP):
+            lines.append(f"  - text naming the previous release kept: {new.get(stale_text.KEEP)}")
     return "\n".join(lines)
 
 
-def _lock_delta(old, new) -> tuple:
-    before = {e.name: e.version for e in old.packages} if old else {}
-    after = {e.name: e.version for e in new.packages}
-    added = sorted(set(after) - set(before))
-    removed = sorted(set(before) - set(after))
-    moved = sorted(n for n in set(after) & set(before) if after[n] != before[n])
-    return [f"+ {n} {after[n]}" for n in added] + [f"- {n} {before[n]}" for n in removed] + \
-        [f"~ {n} {before[n]} -> {after[n]}" for n in moved]
+def _lock_delta(old, new) -> list:
+    """One line per package added, removed, or changed in version, kind (wheel/sdist) or file size, then
+    one per dependency edge (`requirer -> package`) that appeared or vanished."""
+    before = old.by_name() if old else {}
+    after = new.by_name()
+    lines = [f"+ {n} {after[n].version} ({_file(after[n])})" for n in sorted(set(after) - set(before))]
+    lines += [f"- {n} {before[n].version}" for n in sorted(set(before) - set(after))]
+    lines += [_moved(before[n], after[n]) for n in sorted(set(after) & set(before)) if _moved(before[n], after[n])]
+    edges_before, edges_after = _edges(before.values()), _edges(after.values())
+    lines += [f"+ edge {a} -> {b}" for a, b in sorted(edges_after - edges_before)]
+    lines += [f"- edge {a} -> {b}" for a, b in sorted(edges_before - edges_after)]
+    return lines
+
+
+def _moved(old, new) -> str:
+    """`~ name old -> new [kind -> kind] (size delta)`, or "" when the package did not change."""
+    notes = []
+    if old.artifact.kind != new.artifact.kind:
+        notes.append(f"{old.artifact.kind} -> {new.artifact.kind}: {old.artifact.name} -> {new.artifact.name}")
+    if (old.artifact.size or 0) != (new.artifact.size or 0):
+        notes.append(f"file {_signed_mb((new.artifact.size or 0) - (old.artifact.size or 0))}")
+    if old.version == new.version and not notes:
+        return ""
+    version = old.version if old.version == new.version else f"{old.version} -> {new.version}"
+    return f"~ {new.name} {version}" + (f" ({'; '.join(notes)})" if notes else "")
+
+
+def _file(entry) -> str:
+    size = f", {entry.artifact.size / 1e6:.1f} MB" if entry.artifact.size else ""
+    return f"{entry.artifact.kind}{size}"
+
+
+def _signed_mb(delta: int) -> str:
+    return f"{delta / 1e6:+.1f} MB" if abs(delta) >= 50_000 else f"{delta:+d} B"
+
+
+def _edges(entries) -> set:
+    return {(requirer, entry.name) for entry in entries for requirer in entry.via or ()}
 
 
 def _locks(root: Path, change: Change) -> str:
