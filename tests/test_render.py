@@ -4,6 +4,7 @@ environment check, alternatives), atomicity. Expected values come from pins.yaml
 import dataclasses
 import json
 import re
+import subprocess
 
 from image_pipeline.lock import lockfile
 from image_pipeline.render import dockerfile, install_plan
@@ -288,3 +289,32 @@ def test_gitattributes_marks_every_generated_file_and_nothing_else(repo_copy):
         "/images/cpu/Dockerfile linguist-generated=true\n", ""))
     result = run_build("render", "--check", root=repo_copy)
     assert result.returncode == 1 and ".gitattributes" in result.stdout
+
+
+SECTION_REFERENCE = re.compile(r"(?<![\w/.-])((?:\.\./)?(?:docs/)?(?:README|guide|reference)\.md)#([A-Za-z0-9_-]+)")
+
+
+def _tracked_text_files():
+    listed = subprocess.run(["git", "-C", str(REPO), "ls-files", "-z"], capture_output=True, text=True, check=True)
+    for rel in listed.stdout.split("\0"):
+        path = REPO / rel
+        if rel and path.is_file() and not rel.startswith(("images/", "tests/")) and path.stat().st_size < 2_000_000:
+            try:
+                yield rel, path.read_text()
+            except UnicodeDecodeError:
+                continue
+
+
+def test_every_section_reference_in_comments_code_and_docs_resolves():
+    """`FILE.md#anchor` written anywhere (pins.yaml's comments, docstrings, templates, workflows, docs)
+    names a heading that exists: the file relative to the referring one, else to the repository root."""
+    dead = []
+    for rel, text in _tracked_text_files():
+        for file, anchor in SECTION_REFERENCE.findall(text):
+            here = (REPO / rel).parent / file
+            target = here if here.exists() else REPO / file
+            if not target.exists() and "/" not in file:
+                target = REPO / "docs" / file
+            if not target.exists() or anchor not in _anchors(target):
+                dead.append(f"{rel}: {file}#{anchor}")
+    assert not dead, dead
