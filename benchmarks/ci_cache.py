@@ -38,7 +38,7 @@ from image_pipeline import network  # noqa: E402
 from image_pipeline.builder import base, engine, pipeline  # noqa: E402
 from image_pipeline.manifest import load_manifest  # noqa: E402
 from image_pipeline.manifest.model import arch_of  # noqa: E402
-from image_pipeline.publish import publish, registry, stages  # noqa: E402
+from image_pipeline.publish import ci_stages, publish, registry  # noqa: E402
 
 QUIET = {"log": lambda _: None}
 CACHE = REPO / ".cache"
@@ -147,7 +147,7 @@ def main():
         (tmp / "registry").mkdir()
         cache_registry = LoopbackRegistry(tmp / "registry").start()
         target = cache_registry.address
-        ours_cache = stages.cache_reference(current, image, platform, target)
+        ours_cache = ci_stages.cache_reference(current, image, platform, target)
         hand_cache = f"{target}/handwritten:{image.name}-{arch_of(platform)}-cache"
         try:
             # main's last build stage: the current image with its inline cache, pushed under the cache tag

@@ -14,7 +14,7 @@ import pytest
 
 from image_pipeline.builder import image_config
 from image_pipeline.errors import UserError
-from image_pipeline.publish import publish, stages
+from image_pipeline.publish import ci_stages, publish
 
 from conftest import LoopbackRegistry, manifest
 from test_stages import record
@@ -68,14 +68,14 @@ def _build(address, platform, digest, image_id):
 
 def test_the_candidate_the_records_name_passes(registry):
     digest, image_id = write_image(registry, "ok-candidate", _labels())
-    stages.verify_candidates(M, CPU, {"linux/amd64": _build(registry, "linux/amd64", digest, image_id)})
+    ci_stages.verify_candidates(M, CPU, {"linux/amd64": _build(registry, "linux/amd64", digest, image_id)})
 
 
 def test_a_registry_holding_another_image_at_the_digest_is_refused(registry):
     digest, image_id = write_image(registry, "other-id", _labels())
     other = "sha256:" + "e" * 64
     with pytest.raises(UserError, match=f"holds {image_id} at {digest}, not the tested {other}"):
-        stages.verify_candidates(M, CPU, {"linux/amd64": _build(registry, "linux/amd64", digest, other)})
+        ci_stages.verify_candidates(M, CPU, {"linux/amd64": _build(registry, "linux/amd64", digest, other)})
 
 
 @pytest.mark.parametrize("label,value", [(image_config.CONTENT_LABEL, "e" * 64),
@@ -84,7 +84,7 @@ def test_a_registry_holding_another_image_at_the_digest_is_refused(registry):
 def test_a_candidate_labelled_otherwise_than_the_records_say_is_refused(registry, label, value):
     digest, image_id = write_image(registry, f"label-{label[-8:]}", _labels(**{label: value}))
     with pytest.raises(UserError, match=f"label {label} is {value!r}"):
-        stages.verify_candidates(M, CPU, {"linux/amd64": _build(registry, "linux/amd64", digest, image_id)})
+        ci_stages.verify_candidates(M, CPU, {"linux/amd64": _build(registry, "linux/amd64", digest, image_id)})
 
 
 def test_a_content_tag_held_at_another_digest_is_never_moved(registry):

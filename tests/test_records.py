@@ -1,4 +1,4 @@
-"""Stage records are hostile until checked (image_pipeline/publish/records.py, the merge gate in stages.py).
+"""Stage records are hostile until checked (image_pipeline/publish/records.py, the merge gate in ci_stages.py).
 
 Every case goes through the real CLI (`build.py merge`, in process) against a registry address nothing
 answers at: a record refused in one line (exit 2) is refused before any registry is contacted.
@@ -9,7 +9,7 @@ import os
 
 import pytest
 
-from image_pipeline.publish import records, stages
+from image_pipeline.publish import ci_stages, records
 
 from conftest import REPO, run_in_process
 from test_stages import CPU, DIGEST, IMAGE_ID, REGISTRY, both_stages, merge_cli, record, refused
@@ -136,7 +136,7 @@ def test_a_record_that_ran_another_list_of_checks_is_refused(tmp_path):
 def test_a_build_that_did_not_push_to_every_registry_is_refused(tmp_path):
     directory = tmp_path / "stages"
     for item in both_stages(CPU):
-        stages.write_record(stages.record_path(directory, CPU.name, item["platform"], item["stage"]), item)
+        ci_stages.write_record(ci_stages.record_path(directory, CPU.name, item["platform"], item["stage"]), item)
     result = run_in_process("merge", "cpu", "--registry", REGISTRY, "--registry", "127.0.0.1:3", "--records",
                             str(directory), root=REPO)
     refused(result, "the build stage pushed nothing to 127.0.0.1:3")
@@ -144,7 +144,7 @@ def test_a_build_that_did_not_push_to_every_registry_is_refused(tmp_path):
 
 def test_every_committed_record_field_is_in_the_schema():
     assert set(records.RECORD_SCHEMA["required"]) == set(records.FIELDS) == set(
-        stages._record(CPU, "linux/amd64", "build", HASH, IMAGE_ID, _Outcome()))
+        ci_stages._record(CPU, "linux/amd64", "build", HASH, IMAGE_ID, _Outcome()))
 
 
 class _Outcome:

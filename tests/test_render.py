@@ -318,3 +318,42 @@ def test_every_section_reference_in_comments_code_and_docs_resolves():
             if not target.exists() or anchor not in _anchors(target):
                 dead.append(f"{rel}: {file}#{anchor}")
     assert not dead, dead
+
+
+def _guide_section(title: str) -> str:
+    text = (REPO / "docs/guide.md").read_text()
+    start = text.index(f"\n{title}\n")
+    end = text.find("\n#", start + len(title) + 2)
+    return text[start:end]
+
+
+def _file_table() -> dict:
+    """{path cell's first name: role text} of the guide's file table."""
+    rows = re.findall(r"^\| `([^`]+)`[^|]*\| (.+) \|$", _guide_section("## How it fits together"), re.M)
+    return dict(rows)
+
+
+def test_the_guide_file_table_names_every_top_level_directory_and_every_module():
+    listed = subprocess.run(["git", "-C", str(REPO), "ls-files"], capture_output=True, text=True, check=True)
+    directories = {line.split("/")[0] for line in listed.stdout.splitlines() if "/" in line}
+    table = _file_table()
+    missing = sorted(d for d in directories if not any(path.startswith(f"{d}/") for path in table))
+    assert not missing, f"not in the guide's file table: {missing}"
+    assert all((REPO / path.rstrip("/")).exists() for path in table), [p for p in table if not (REPO / p).exists()]
+    layout = table["image_pipeline/"]
+    named = set(re.findall(r"`([\w.]+)`", layout)) | {n.rstrip("/") for n in re.findall(r"`(\w+/)`", layout)}
+    modules = {p.stem for p in (REPO / "image_pipeline").rglob("*.py") if p.stem != "__init__"}
+    packages = {p.parent.name for p in (REPO / "image_pipeline").glob("*/__init__.py")}
+    assert sorted((modules | packages) - named) == [], "modules the guide's layout does not name"
+    assert sorted(n for n in named - modules - packages if not n.endswith(".json")) == [], "names no module has"
+
+
+def test_the_words_table_cites_only_what_exists():
+    """Every path the Words table cites exists; every `key:` it cites is a key of pins.yaml."""
+    words = _guide_section("### Words")
+    keys = set(re.findall(r"^\s*([a-z_]+):", (REPO / "pins.yaml").read_text(), re.M))
+    for key in re.findall(r"`([a-z_]+):`", words):
+        assert key in keys, f"the Words table cites `{key}:`, which pins.yaml has no key for"
+    for path in re.findall(r"`((?:[\w.-]+/)+[\w.-]*)`", words):
+        assert (REPO / path).exists() or (REPO / "image_pipeline" / path).exists(), \
+            f"the Words table cites {path}, which does not exist"

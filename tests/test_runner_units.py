@@ -322,3 +322,18 @@ def test_only_naming_a_check_that_does_not_apply_to_the_image_is_refused():
         select(load_checks(), sglang["device"], "batch_invariance", False, roles=sglang["stack"])
     assert [c.name for c in select(load_checks(), sglang["device"], "sync.mooncake", False, roles=sglang["stack"])] \
         == ["sync.mooncake", "sync.mooncake.throughput"]
+
+
+def test_the_readme_describes_ctx_as_the_code_defines_it():
+    """The smoke-check recipe names each field of CheckInput with its type, and no field it does not have."""
+    import dataclasses
+    import re
+
+    from smoke_tests import conformance
+    from smoke_tests.outcome import CheckInput
+
+    readme = (REPO / "README.md").read_text()
+    described = dict(re.findall(r"`ctx\.(\w+)` \(`(\w+)`\)", readme))
+    assert described == {f.name: f.type for f in dataclasses.fields(CheckInput)}
+    for cited in re.findall(r"`conformance\.(\w+)`", readme):
+        assert cited == "mycheck" or callable(getattr(conformance, cited, None)), cited

@@ -13,9 +13,9 @@ import pytest
 
 from image_pipeline.errors import UserError
 from image_pipeline.manifest import document
-from image_pipeline.publish import stages
+from image_pipeline.publish import ci_stages
 from image_pipeline.render import install_script
-from image_pipeline.smoke import stages as smoke_stages
+from image_pipeline.smoke import stage_checks
 
 from conftest import REPO, manifest, run_in_process
 
@@ -29,7 +29,7 @@ IMAGE_ID = "sha256:" + "c" * 64
 
 
 def record(image, platform, stage, digest=DIGEST, passed=True, registry=REGISTRY, **changes):
-    checks = smoke_stages.checks_of(image, stage)
+    checks = stage_checks.checks_of(image, stage)
     return {"image": image.name, "platform": platform, "stage": stage, "content_hash": "d" * 64,
             "image_id": IMAGE_ID, "digests": {registry: digest}, "checks": checks,
             "results": {name: "PASS" if passed else "FAIL" for name in checks}, "passed": passed,
@@ -44,7 +44,7 @@ def both_stages(image):
 def merge_cli(tmp_path, image, records):
     directory = tmp_path / "stages"
     for i, item in enumerate(records):  # numbered: two records of one stage must both reach the merge
-        stages.write_record(stages.record_path(directory, image.name, item["platform"], f"{item['stage']}{i}"), item)
+        ci_stages.write_record(ci_stages.record_path(directory, image.name, item["platform"], f"{item['stage']}{i}"), item)
     return run_in_process("merge", image.name, "--registry", REGISTRY, "--records", str(directory), root=REPO)
 
 
@@ -58,7 +58,7 @@ def refused(result, *words):
 
 
 def test_every_platform_with_both_stages_passed_for_one_digest_passes_the_gate():
-    passed = stages.gate(M, CPU, both_stages(CPU), [REGISTRY])
+    passed = ci_stages.gate(M, CPU, both_stages(CPU), [REGISTRY])
     assert sorted(passed) == sorted(CPU.platforms)
 
 
@@ -106,17 +106,17 @@ def test_a_waived_platform_needs_only_its_build_stage():
     waived = sorted(NPU.waivers)[0]
     records = both_stages(NPU)
     assert not [r for r in records if r["platform"] == waived and r["stage"] == "device"]
-    assert sorted(stages.gate(M, NPU, records, [REGISTRY])) == sorted(NPU.platforms)
+    assert sorted(ci_stages.gate(M, NPU, records, [REGISTRY])) == sorted(NPU.platforms)
     without_build = [r for r in records if r["platform"] != waived]
     with pytest.raises(UserError, match=f"{NPU.name} {waived}: no build stage result"):
-        stages.gate(M, NPU, without_build, [REGISTRY])
+        ci_stages.gate(M, NPU, without_build, [REGISTRY])
 
 
 def test_a_platform_that_is_not_waived_needs_its_device_stage_even_on_an_npu_image():
     tested = next(p for p in NPU.platforms if p not in NPU.waivers)
     records = [r for r in both_stages(NPU) if (r["platform"], r["stage"]) != (tested, "device")]
     with pytest.raises(UserError, match=f"{NPU.name} {tested}: no device stage result"):
-        stages.gate(M, NPU, records, [REGISTRY])
+        ci_stages.gate(M, NPU, records, [REGISTRY])
 
 
 def test_records_of_another_image_or_twice_the_same_stage_are_refused(tmp_path):
@@ -141,7 +141,7 @@ def test_the_stages_split_the_suite_by_device_and_together_run_all_of_it():
     from smoke_tests.plan import load_checks, select
 
     for image in (CPU, NPU):
-        build, device = (smoke_stages.checks_of(image, s) for s in smoke_stages.STAGES)
+        build, device = (stage_checks.checks_of(image, s) for s in stage_checks.STAGES)
         whole = [c.name for c in select(load_checks(), image.device, "", False, roles=tuple(image.stack))]
         assert sorted(build + device) == sorted(whole) and not set(build) & set(device)
         by_name = {c.name: c for c in load_checks()}
@@ -164,13 +164,13 @@ def test_a_stage_run_that_ran_other_checks_than_its_own_does_not_pass(tmp_path):
     """--only selects by prefix: a check of the other stage whose name extends one of these would ride along."""
     from image_pipeline.smoke.runner import SmokeRun
 
-    device = smoke_stages.checks_of(CPU, "device")
+    device = stage_checks.checks_of(CPU, "device")
     run = SmokeRun("cpu", "ref", tmp_path, exit_code=0, passed=True,
                    results=[{"name": n, "status": "PASS"} for n in device + ["conformance.extra"]])
-    smoke_stages.judge(run, CPU, "device")
+    stage_checks.judge(run, CPU, "device")
     assert not run.passed and "conformance.extra" in run.reason
     exact = SmokeRun("cpu", "ref", tmp_path, exit_code=0, passed=True, results=[{"name": n, "status": "PASS"} for n in device])
-    smoke_stages.judge(exact, CPU, "device")
+    stage_checks.judge(exact, CPU, "device")
     assert exact.passed
 
 # ---------------------------------------------------------------- the flow for real (Docker, two registries)
@@ -256,7 +256,7 @@ def _merge(sim, variant, *records):
     directory = sim["tmp"] / f"merge-{len(list(sim['tmp'].glob('merge-*')))}"
     directory.mkdir()
     for i, item in enumerate(records):
-        stages.write_record(stages.record_path(directory, "cpu", item["platform"], f"{item['stage']}{i}"), item)
+        ci_stages.write_record(ci_stages.record_path(directory, "cpu", item["platform"], f"{item['stage']}{i}"), item)
     registries = [arg for address in sim["registries"] for arg in ("--registry", address)]
     return run_build("merge", "cpu", *registries, "--records", str(directory), root=sim[variant])
 
@@ -292,7 +292,7 @@ def device_passed(sim, built):
 @pytest.mark.docker
 def test_the_build_stage_pushes_a_candidate_by_digest_and_moves_no_promoted_tag(sim, built, engine_client):
     assert built["passed"] and built["stage"] == "build"
-    assert sorted(built["results"]) == sorted(smoke_stages.checks_of(CPU, "build"))
+    assert sorted(built["results"]) == sorted(stage_checks.checks_of(CPU, "build"))
     assert sorted(built["digests"]) == sorted(sim["registries"]) and len(set(built["digests"].values())) == 1
     candidate = f"cpu-{built['content_hash'][:12]}-{sim['platform'].split('/')[1]}-candidate"
     for address in sim["registries"]:
@@ -315,7 +315,7 @@ def test_the_device_stage_pulls_exactly_the_candidate_digest(sim, built, device_
     digest = next(iter(built["digests"].values()))
     assert device_passed["passed"] and device_passed["digests"] == {sim["registries"][0]: digest}
     assert device_passed["image_id"] == built["image_id"]
-    assert sorted(device_passed["results"]) == sorted(smoke_stages.checks_of(CPU, "device"))
+    assert sorted(device_passed["results"]) == sorted(stage_checks.checks_of(CPU, "device"))
     pulled = engine_client.images.get(f"{sim['registries'][0]}/{SIM_REPOSITORY}@{digest}")
     assert pulled.id == built["image_id"]
     missing = "sha256:" + "0" * 64

@@ -99,11 +99,11 @@ def _wheelhouse(inv, args):
 
 
 def _runner(api, image, args, platform, stage=""):
-    from ..smoke import runner, stages
+    from ..smoke import runner, stage_checks
 
     if stage and args.only:
-        raise UserError(f"the {stage} stage runs its own checks ({stages.only_for(image, stage)})", key="--only")
-    only = stages.only_for(image, stage) if stage else args.only
+        raise UserError(f"the {stage} stage runs its own checks ({stage_checks.only_for(image, stage)})", key="--only")
+    only = stage_checks.only_for(image, stage) if stage else args.only
 
     def run(reference):
         outcome = runner.run(api, image.name, reference, artifacts=Path(ARTIFACTS).resolve(), only=only,
@@ -116,10 +116,10 @@ def _runner(api, image, args, platform, stage=""):
 
 
 def _write_stage_record(args, record) -> int:
-    from ..publish import stages
+    from ..publish import ci_stages
 
-    path = args.record or stages.record_path(Path(STAGE_RECORDS), record["image"], record["platform"], record["stage"])
-    stages.write_record(path.resolve(), record)
+    path = args.record or ci_stages.record_path(Path(STAGE_RECORDS), record["image"], record["platform"], record["stage"])
+    ci_stages.write_record(path.resolve(), record)
     verdict = "passed" if record["passed"] else f"FAILED ({record['reason']})"
     print(f"{record['stage']} stage of {record['image']} ({record['platform']}): {verdict}; record: {path}")
     return 0 if record["passed"] else 1
@@ -164,7 +164,7 @@ def _reproduce(inv, args):
 
 def _build_stage(inv, args, image, platform, plain) -> int:
     from ..builder import engine
-    from ..publish import stages
+    from ..publish import ci_stages
 
     if not args.registry:
         raise UserError("the build stage pushes its candidate: name at least one --registry", key="--registry")
@@ -172,7 +172,7 @@ def _build_stage(inv, args, image, platform, plain) -> int:
         raise UserError("the build stage builds the image as pinned, always", key="--alternative/--force")
     api = engine.client()
     smoke = _runner(api, image, args, platform, stage="build")
-    record = stages.build_stage(api, inv.manifest, image, platform, inv.root, profile_of(args), args.registry,
+    record = ci_stages.build_stage(api, inv.manifest, image, platform, inv.root, profile_of(args), args.registry,
                                 smoke=smoke, cache=inv.cache, cache_from=args.cache_from, write_cache=args.write_cache,
                                 plain=plain, mirror=args.apt_mirror, allow_unverified=args.allow_unverified)
     return _write_stage_record(args, record)
@@ -229,7 +229,7 @@ def _device_stage_args(parser):
 def _device_stage(inv, args, image, platform) -> int:
     from ..builder import engine
     from ..manifest import grammar
-    from ..publish import stages
+    from ..publish import ci_stages
 
     if not (args.digest and args.registry):
         raise UserError("the device stage pulls a candidate: give both --digest and --registry", key="--digest")
@@ -241,7 +241,7 @@ def _device_stage(inv, args, image, platform) -> int:
         raise UserError(str(exc), key="--digest") from None
     api = engine.client()
     smoke = _runner(api, image, args, platform, stage="device")
-    record = stages.device_stage(api, inv.manifest, image, platform, args.registry, args.digest, smoke=smoke)
+    record = ci_stages.device_stage(api, inv.manifest, image, platform, args.registry, args.digest, smoke=smoke)
     return _write_stage_record(args, record)
 
 
@@ -304,10 +304,10 @@ def _registries(parser, required=True):
                                    help="directory of the stage records, <image>@<arch>-<stage>.json (default: "
                                         f"{STAGE_RECORDS})")))
 def _merge(inv, args):
-    from ..publish import records, stages
+    from ..publish import ci_stages, records
 
     image = inv.image(args.image)
-    stages.merge_stages(inv.manifest, image, args.registry, records.read_directory(args.records, image.name))
+    ci_stages.merge_stages(inv.manifest, image, args.registry, records.read_directory(args.records, image.name))
     return 0
 
 

@@ -8,7 +8,7 @@
 4. Only then move the tags (<name>, the human tag) to that index, registry by registry.
 A failure in 1-3 moves no tag anywhere: the previous index stays what users pull.
 `build.py publish` does all four on one host. CI pushes candidates in its build stage and runs 3-4 in
-`build.py merge` once both stages of every platform passed (stages.py), with content tags added.
+`build.py merge` once both stages of every platform passed (ci_stages.py), with content tags added.
 """
 
 from __future__ import annotations

@@ -23,7 +23,7 @@ from ..builder import image_config, pipeline
 from ..errors import UserError
 from ..files import atomic_write
 from ..manifest.model import arch_of
-from ..smoke import stages as smoke_stages
+from ..smoke import stage_checks
 from .publish import copy_tag, merge, push_image, resolve_registry, remote
 
 
@@ -44,7 +44,7 @@ def cache_reference(manifest, image, platform: str, target: str) -> str:
 
 def _record(image, platform: str, stage: str, content_hash: str, image_id: str, outcome, digests=None) -> dict:
     return {"image": image.name, "platform": platform, "stage": stage, "content_hash": content_hash,
-            "image_id": image_id, "digests": digests or {}, "checks": smoke_stages.checks_of(image, stage),
+            "image_id": image_id, "digests": digests or {}, "checks": stage_checks.checks_of(image, stage),
             "results": {r["name"]: r["status"] for r in outcome.results}, "passed": outcome.passed,
             "reason": outcome.reason}
 
@@ -65,7 +65,7 @@ def build_stage(api, manifest, image, platform: str, root: Path, profile, regist
         built = pipeline.build_candidate(api, manifest, image, platform, root, profile, prepared, plain=plain,
                                          cache_from=feeds, cache=cache, log=log)
         outcome = smoke(prepared.tags.candidate)
-        smoke_stages.judge(outcome, image, "build")
+        stage_checks.judge(outcome, image, "build")
         digests = {}
         if outcome.passed:
             digests = {target: push_image(api, built, prepared.tags.candidate, target, log) for target in targets}
@@ -94,7 +94,7 @@ def device_stage(api, manifest, image, platform: str, registry: str, digest: str
         raise UserError(f"{reference} is no {platform} candidate of {image.name} (its label "
                         f"{image_config.PLATFORM_LABEL} is {labels.get(image_config.PLATFORM_LABEL)!r})")
     outcome = smoke(reference)
-    smoke_stages.judge(outcome, image, "device")
+    stage_checks.judge(outcome, image, "device")
     return _record(image, platform, "device", labels[image_config.CONTENT_LABEL], pulled.id, outcome, {target: digest})
 
 
@@ -154,7 +154,7 @@ def _passed(record: dict, image, where: str) -> None:
         on = next(iter(record["digests"].values()), record["image_id"])  # a failed build pushed nothing
         raise UserError(f"{where}: the {stage} stage failed on {on} ({record['reason'] or 'no reason recorded'}): "
                         f"nothing is promoted")
-    want = smoke_stages.checks_of(image, stage)
+    want = stage_checks.checks_of(image, stage)
     bad = [f"{name} {record['results'].get(name, 'missing')}" for name in want
            if record["results"].get(name) not in ("PASS", "MEASURED")]
     bad += [f"{name} {status}" for name, status in sorted(record["results"].items()) if name not in want]
