@@ -149,9 +149,9 @@ def test_the_content_hash_covers_base_platform_and_build_args(code_copy):
 
 
 def test_no_module_imports_the_command_line_layer_and_imports_form_no_circle():
-    """manifest -> lock -> render -> build -> smoke -> publish -> review -> cli, nothing upwards."""
-    order = ["errors", "paths", "tables", "files", "network", "manifest", "lock", "render", "build", "smoke",
-             "publish", "review", "cli"]
+    """manifest -> lock -> host -> render -> builder -> smoke -> publish -> review -> cli, nothing upwards."""
+    order = ["errors", "paths", "tables", "files", "network", "manifest", "lock", "host", "render", "builder",
+             "smoke", "publish", "review", "cli"]
     package = REPO / "image_pipeline"
     for path in package.rglob("*.py"):
         layer = path.relative_to(package).parts[0].removesuffix(".py")

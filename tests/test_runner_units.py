@@ -15,6 +15,7 @@ import pytest
 from image_pipeline import network
 from image_pipeline.builder import engine
 from image_pipeline.errors import UserError
+from image_pipeline.host import passthrough
 from image_pipeline.smoke import runner
 
 from conftest import REPO
@@ -140,7 +141,7 @@ def test_npu_passthrough_on_a_mocked_dev_tree(tmp_path):
         path = tmp_path / node
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text("")
-    found = runner.detect_npu(str(tmp_path))
+    found = passthrough.detect_npu(str(tmp_path))
     assert found.present
     assert found.devices == ("/dev/davinci0", "/dev/davinci1", "/dev/davinci10", "/dev/davinci_manager",
                              "/dev/devmm_svm", "/dev/hisi_hdc")
@@ -149,7 +150,7 @@ def test_npu_passthrough_on_a_mocked_dev_tree(tmp_path):
 
 
 def test_this_host_has_no_npu():
-    assert not runner.detect_npu().present
+    assert not passthrough.detect_npu().present
 
 
 def test_unknown_faults_and_checks_are_refused_on_the_host():

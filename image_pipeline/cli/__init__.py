@@ -127,7 +127,13 @@ def termination_as_interrupt():
 
 
 def main(argv=None) -> int:
-    args = parser().parse_args(argv)
+    argv = list(sys.argv[1:] if argv is None else argv)
+    # what follows `--` is a command for a container (`run IMAGE -- COMMAND`), never options of ours
+    split = argv.index("--") if "--" in argv else len(argv)
+    args = parser().parse_args(argv[:split])
+    args.after_dashes = argv[split + 1:]
+    if args.after_dashes and not getattr(args, "takes_command", False):
+        parser().error(f"{args.command} takes no command after --")
     invocation = Invocation(args.root.resolve())
     try:
         with termination_as_interrupt():

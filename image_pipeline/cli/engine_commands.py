@@ -335,3 +335,87 @@ def _verl_tests(inv, args):
     if args.record and summary.exists():
         runner.record_verl_tests(inv.root, image.name, platform, summary)
     return 0 if outcome.passed else 1
+
+
+def _doctor_args(parser):
+    image_arg(parser, optional=True)
+    platform_arg(parser, "the platform to build or run (default: this host's; another needs QEMU)")
+    parser.add_argument("--host-root", type=Path, default=Path("/"),
+                        help="read the host's files under this directory (a fake host tree; default: /)")
+    parser.add_argument("--build-only", action="store_true",
+                        help="this host only builds (as CI's hosted build runners): skip the device, driver and "
+                             "hccn.conf checks")
+    network_args(parser)
+
+
+@command("doctor", "check this host before building or running an image: engine, BuildKit, disk, QEMU, the Ascend "
+                   "devices, driver and hccn.conf an NPU image needs, and whether every input host answers "
+                   "(exit 1 when anything is missing)", _doctor_args)
+def _doctor(inv, args):
+    from ..host import doctor
+
+    image = inv.image(args.image)
+    if not args.host_root.is_dir():
+        raise UserError(f"{args.host_root} is not a directory", key="--host-root")
+    host = doctor.Host(root=args.host_root)
+    platform = args.platform or host.platform
+    found = doctor.examine(host, inv.manifest, image, platform, profile_of(args), build_only=args.build_only)
+    for finding in found:
+        print(finding.line())
+    failed = sum(f.level == "FAIL" for f in found)
+    print(f"doctor {image.name} {platform}: {failed} problem(s)" + (", each with its fix above" if failed else ""))
+    return 1 if failed else 0
+
+
+def _run_args(parser):
+    image_arg(parser)
+    platform_arg(parser)
+    parser.add_argument("--tag", help="run this reference (default: the image's promoted tag for the platform)")
+    parser.add_argument("--print", action="store_true",
+                        help="print the docker run line and run nothing; on a host without the image's NPUs, the line "
+                             "for a whole node of its runner")
+    parser.set_defaults(takes_command=True)  # `run IMAGE -- COMMAND...`: the container's command (default: bash)
+
+
+@command("run", "run an image (`run IMAGE -- COMMAND`, default bash) with the devices, driver mounts and shared "
+                "memory its smoke suite runs with (--print: the docker run line)", _run_args)
+def _run(inv, args):
+    import os
+    import subprocess
+
+    from ..host import passthrough
+    from ..manifest import grammar
+    from ..manifest.model import arch_of
+
+    image = inv.image(args.image)
+    platform = _platform(args)
+    native = platform == _platform_of_host()
+    reference = args.tag or f"{inv.manifest.repository}:{image.name}" + ("" if native else f"-{arch_of(platform)}")
+    try:
+        grammar.image_reference(reference)
+    except ValueError as exc:
+        raise UserError(str(exc), key="--tag") from None
+    npu = passthrough.detect_npu()
+    if image.device == "npu" and not npu.present:
+        if not args.print:
+            print(f"run: no Ascend NPU on this host (/dev/davinci*): `python build.py doctor {image.name}` says what "
+                  "is missing; --print shows the line to use on an Ascend host", file=sys.stderr)
+            return 1
+        npu = passthrough.node(image.runner.npus)
+    words = passthrough.docker_run_words(reference, passthrough.container_options(npu), args.after_dashes or ["bash"],
+                                         interactive=sys.stdin.isatty(),
+                                         platform="" if native else platform)
+    if args.print:
+        print(passthrough.shell_line(words))
+        return 0
+    if image.device == "npu" and "mooncake" in image.stack and passthrough.HCCN_CONF not in npu.mounts:
+        print(f"run: no {passthrough.HCCN_CONF} on this host: Mooncake's ascend_direct transport will not start",
+              file=sys.stderr)
+    os.environ.setdefault("DOCKER_CLI_HINTS", "false")
+    return subprocess.run(words).returncode
+
+
+def _platform_of_host() -> str:
+    from ..builder import engine
+
+    return engine.host_platform()

@@ -255,6 +255,27 @@ def docker_tag(value):
         raise ValueError(f"tag {value!r} is {len(value)} characters, longer than Docker's {MAX_TAG_CHARS}")
 
 
+def image_reference(value: str) -> None:
+    """A whole image reference as a user gives one (`[host[:port]/]path[:tag][@sha256:<hex>]`): Docker's
+    grammar, so it can never be read as an option or carry anything but a name."""
+    argument(value)
+    name, _, digest = value.partition("@")
+    if digest and not re.fullmatch(r"sha256:[0-9a-f]{64}", digest):
+        raise ValueError(f"{value!r}: digest {digest!r} is not sha256:<64 hex>")
+    slash = name.rfind("/")
+    colon = name.rfind(":")
+    tag = name[colon + 1:] if colon > slash else ""
+    name = name[:colon] if colon > slash else name
+    first, sep, rest = name.partition("/")
+    if sep and ("." in first or ":" in first or first == "localhost"):
+        host(first, value)
+        name = rest
+    repository_path(name, value)
+    repository_name(value.partition("@")[0].rpartition(":")[0] if tag else value.partition("@")[0])
+    if tag:
+        docker_tag(tag)
+
+
 @checks("tag-template")
 def tag_template(value):
     _match(r"([A-Za-z0-9_.-]|\{[a-z_][a-z0-9_]*\})+", value, "a docker tag with {field} placeholders")

@@ -65,6 +65,7 @@ class Runner:
     name: str
     device: str
     runs_on: dict  # platform -> [labels]; a platform left out has no such runner
+    npus: int = 0  # NPU devices a node holds (/dev/davinci0..npus-1); 0: not declared
 
 
 @dataclass(frozen=True)

@@ -12,6 +12,7 @@ from pathlib import Path
 
 from .. import tables
 from ..errors import UserError
+from ..host import passthrough
 from ..lock import lockfile
 from ..manifest import rules, schema
 from ..paths import DOCUMENTS, VERL_TESTS_RECORD
@@ -44,6 +45,7 @@ def blocks(manifest, root: Path, extra: dict) -> dict:
                                              [[f"`{i.name}`", i.url, i.reason] for i in manifest.indexes.values()]),
         "externals": lambda _: _externals(manifest, locks()),
         "first-promotion": lambda _: _first_promotion(manifest, locks(), root),
+        "ascend-host": lambda _: _ascend_host(manifest),
         "stack": lambda _: _stack(manifest, locks()),
         "layers": lambda _: _layers(manifest, locks()),
         "schema": lambda _: tables.markdown(["section", "key", "required", "meaning"],
@@ -130,6 +132,37 @@ def _supported_tags(manifest, links: str = "") -> str:
                          img.cann_version or "-", img.backend or "-", soc, str(verl.release) if verl else "-",
                          f"[Dockerfile]({links}images/{img.name}/Dockerfile)", _file_link(img.upstream) if img.upstream else "-"])
     return tables.markdown(["line", "image", "tags", "CANN", "backend", "SoC", "verl", "file", "upstream file"], rows)
+
+
+def _ascend_host(manifest) -> str:
+    """Per device runner (one SoC): the images it runs, `doctor` and `run` for them, the `docker run` line
+    `run` uses (host/passthrough.py: the smoke runner's devices and mounts) for a whole node, and the rank
+    count; then the driver each CANN base needs, with its source."""
+    parts = []
+    for runner in (r for r in manifest.runners.values() if r.device == "npu"):
+        images = [img for img in manifest.images.values() if img.runner is runner]
+        if not images:
+            continue
+        first = images[0]
+        words = passthrough.docker_run_words(f"{manifest.repository}:{first.name}",
+                                             passthrough.container_options(passthrough.node(runner.npus)), ["bash"])
+        mooncake = [img.name for img in images if "mooncake" in img.stack]
+        parts += [f"**`{runner.name}`** ({runner.npus} NPUs a node; images {', '.join(f'`{i.name}`' for i in images)}):"
+                  f" verl's trainer takes `trainer.n_gpus_per_node={runner.npus}`.", "", "```sh",
+                  f"python build.py doctor {first.name}", f"python build.py run {first.name}            # which runs:",
+                  passthrough.shell_line(words), "```", ""]
+        if mooncake:
+            parts += [f"{', '.join(f'`{m}`' for m in mooncake)} carry Mooncake: the host needs "
+                      f"`{passthrough.HCCN_CONF}` (the NPUs' RoCE addresses, written by `hccn_tool`); "
+                      "`doctor` fails without it and `run` warns.", ""]
+    rows = [[f"`{comp.name}`", comp.get("tag"), comp.get("driver")["version"], f"<{comp.get('driver')['source']}>"]
+            for comp in manifest.components.values() if comp.source == "image" and comp.get("driver")]
+    undeclared = [f"`{comp.name}`" for comp in manifest.components.values()
+                  if comp.source == "image" and comp.get("env_scripts") and not comp.get("driver")]
+    table = tables.markdown(["CANN base", "tag", "HDK driver at least", "source"], rows)
+    note = f"\n\nNo published requirement found for {', '.join(undeclared)}: `doctor` names the driver it finds and " \
+           "does not compare it." if undeclared else ""
+    return "\n".join(parts) + "\n" + table + note
 
 
 def _file_link(url: str) -> str:

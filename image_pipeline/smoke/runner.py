@@ -11,7 +11,6 @@ its baseline (<check>.loss.png), and on failure diagnostics.txt (with what each 
 
 from __future__ import annotations
 
-import glob
 import io
 import json
 import os
@@ -28,6 +27,7 @@ from pathlib import Path
 from ..builder import engine
 from ..builder.image_config import SBOM_PATH
 from ..errors import UserError
+from ..host.passthrough import NpuPassthrough, container_options, detect_npu
 from ..manifest.model import arch_of
 from ..paths import REPO, SMOKE, VERL_TESTS_RECORD
 from . import plot
@@ -43,10 +43,6 @@ EMULATION_SLOWDOWN = 10
 # of the smoke model time out at 300 s without these, take ~60 s with them. Results stay within the
 # baseline's tolerance; on real hardware none of this is set.
 EMULATION_ENV = {"linux/arm64": {"OPENBLAS_CORETYPE": "ARMV8", "TORCH_MKLDNN_MATMUL_MIN_DIM": "1000000"}}
-NPU_DEVICES = ("/dev/davinci_manager", "/dev/devmm_svm", "/dev/hisi_hdc")
-# HCCL reads topology files anywhere under the driver directory: mount all of it, read-only.
-NPU_MOUNTS = ("/usr/local/Ascend/driver", "/usr/local/dcmi", "/usr/local/bin/npu-smi", "/etc/ascend_install.info",
-              "/etc/hccn.conf")
 CHECKS_FILE = REPO / SMOKE / "checks.json"
 TEST_TOOLS = "/opt/verl-image-test-tools"  # where verl-tests mounts the locked test tools
 
@@ -69,26 +65,6 @@ class SmokeRun:
 
     def status_of(self, name: str) -> str:
         return next((r["status"] for r in self.results if r["name"] == name), "missing")
-
-
-@dataclass(frozen=True)
-class NpuPassthrough:
-    devices: tuple
-    mounts: tuple
-
-    @property
-    def present(self) -> bool:
-        return any("davinci" in d and d[-1].isdigit() for d in self.devices)
-
-
-def detect_npu(root: str = "/", exists=os.path.exists) -> NpuPassthrough:
-    """Ascend device nodes and driver paths of this host, as `docker run` needs them."""
-    root = root.rstrip("/")
-    numbered = sorted(glob.glob(f"{root}/dev/davinci[0-9]*"), key=lambda p: int(p.rsplit("davinci", 1)[1]))
-    if not numbered:
-        return NpuPassthrough((), ())
-    devices = [p.removeprefix(root) for p in numbered] + [d for d in NPU_DEVICES if exists(root + d)]
-    return NpuPassthrough(tuple(devices), tuple(m for m in NPU_MOUNTS if exists(root + m)))
 
 
 def known() -> tuple:
@@ -140,16 +116,15 @@ def run(api, image: str, reference: str, *, artifacts: Path, platform: str | Non
                                                             "stage": stage}))
     args = ["-m", "smoke_tests", "--artifacts", "/artifacts"] + (["--only", only] if only else [])
     args += [part for fault in faults for part in ("--fault", fault)] + (["--extended"] if extended else [])
-    npu = npu if npu is not None else detect_npu()
-    volumes = {str(outcome.directory): {"bind": "/artifacts", "mode": "rw"},
-               **{m: {"bind": m, "mode": "ro"} for m in npu.mounts}, **(extra_volumes or {})}
+    options = container_options(npu if npu is not None else detect_npu())
+    options["volumes"] = {str(outcome.directory): {"bind": "/artifacts", "mode": "rw"}, **options["volumes"],
+                          **(extra_volumes or {})}
     if pins is not None:
-        volumes[str(pins)] = {"bind": "/etc/verl-image/pins.json", "mode": "ro"}
+        options["volumes"][str(pins)] = {"bind": "/etc/verl-image/pins.json", "mode": "ro"}
     container = api.containers.run(
         reference, args if bypass_entrypoint else ["python", *args], detach=True, network_mode="none",
-        shm_size="2g", environment=passthrough_env(env), volumes=volumes, platform=platform,
-        entrypoint=["python"] if bypass_entrypoint else None,
-        devices=[f"{d}:{d}:rwm" for d in npu.devices], nano_cpus=int(cpus * 1e9) if cpus else None)
+        environment=passthrough_env(env), platform=platform, entrypoint=["python"] if bypass_entrypoint else None,
+        nano_cpus=int(cpus * 1e9) if cpus else None, **options)
     try:
         streamer = threading.Thread(target=_tee, args=(container, outcome.log, echo), daemon=True)
         streamer.start()
