@@ -97,6 +97,15 @@ def test_a_content_tag_held_at_another_digest_is_never_moved(registry):
     assert publish.remote(registry, M.repository)[0].digest(M.repository, CPU.name) is None  # no index moved
 
 
+def test_merge_points_the_moving_tags_and_upstreams_names_at_one_index(registry):
+    candidate, _ = write_image(registry, "cpu-eeeeeeeeeeee-amd64-candidate", _labels())
+    moved = publish.merge(M, CPU, [registry], {registry: {"linux/amd64": candidate}}, log=lambda _: None)
+    assert CPU.upstream_tags, "the cpu image declares an upstream-style alias"
+    held = publish.remote(registry, M.repository)[0]
+    index = {held.digest(M.repository, tag) for tag in (CPU.name, CPU.human_tag, *CPU.upstream_tags)}
+    assert index == {moved[f"{registry}/{M.repository}:{CPU.name}"]}
+
+
 def test_plain_http_only_to_a_literal_loopback_address():
     from image_pipeline.publish import registry as registry_module
 

@@ -72,7 +72,8 @@ def test_each_registry_gets_one_index_of_exactly_the_smoke_tested_digests(engine
     addresses = [r.address for r in registries]
     moved = publish.publish(engine_client, m, image, addresses, log=lambda _: None)
     for address in addresses:
-        digests = {_tag_digest(address, m.repository, tag) for tag in (image.name, image.human_tag)}
+        assert image.upstream_tags, "the cpu image declares an upstream-style alias, so publishing pushes one"
+        digests = {_tag_digest(address, m.repository, tag) for tag in (image.name, image.human_tag, *image.upstream_tags)}
         assert len(digests) == 1 and digests == {moved[f"{address}/{m.repository}:{image.name}"]}
         entries = _index(address, m.repository, digests.pop())["manifests"]
         listed = {f"{e['platform']['os']}/{e['platform']['architecture']}": e["digest"] for e in entries}

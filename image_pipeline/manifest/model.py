@@ -259,6 +259,8 @@ class Image:
     release: str = ""  # the verl release the image line is frozen at ("": the latest line)
     upstream: str = ""  # the upstream file the image is checked against
     omits: dict = field(default_factory=dict)  # distribution -> why: what the upstream file installs, left out
+    upstream_tag_formats: tuple = ()  # upstream's names for this image's line, pushed as aliases
+    upstream_soc: str = ""  # the SoC as upstream's tags spell it
     origins: dict = field(default_factory=dict, compare=False, repr=False)
 
     @property
@@ -322,8 +324,15 @@ class Image:
     def human_tag(self) -> str:
         return self.tag_format.format(**self.tag_fields())
 
+    @property
+    def upstream_tags(self) -> tuple:
+        """upstream's tags for this image, filled in (the tag-format rule checks each)."""
+        return tuple(f.format(**self.tag_fields()) for f in self.upstream_tag_formats)
+
     def tag_fields(self) -> dict:
         values = {"name": self.name, "python": self.python, **self.axes}
+        if self.upstream_soc:
+            values["upstream_soc"] = self.upstream_soc
         values["base"] = str(self.base.release) if self.base.release else self.base.spec["tag"]
         for role in self.stack:
             if self.varies(role):

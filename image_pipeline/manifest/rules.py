@@ -320,27 +320,36 @@ def _external_modules(manifest):
             yield img.where(("env", "VERL_USE_EXTERNAL_MODULES")), str(exc)
 
 
-@rule("tag-format", "an image's human tag uses known fields and is a valid docker tag")
+@rule("tag-format", "an image's human tag and upstream tags use known fields, are valid docker tags and name one "
+                    "image each")
 def _tag_format(manifest):
     for img in manifest.images.values():
-        fields = img.tag_fields()
-        names = [f for _, f, _, _ in string.Formatter().parse(img.tag_format) if f is not None]
-        unknown = [n for n in names if n not in fields]
-        varying = [n for n in names if img.varies(n)]
-        problem = None if varying or unknown else references.tag_problem(references.every_tag(manifest, img,
-                                                                                              img.human_tag))
-        if varying:
-            yield img.where(("tag",)), (f"{{{varying[0]}}} installs another component per platform in {img.name!r}; "
-                                        f"one tag covers every platform: leave it out")
-        elif unknown:
-            yield img.where(("tag",)), f"unknown field {{{unknown[0]}}} (known: {', '.join(sorted(fields))})"
-        elif problem:
-            yield img.where(("tag",)), f"{problem} (the human tag, -<arch> added)"
+        formats = [(("tag",), img.tag_format)] + [(("upstream_tags", i), f) for i, f in enumerate(img.upstream_tag_formats)]
+        for rel, text in formats:
+            problem = _tag_format_problem(manifest, img, text)
+            if problem:
+                yield img.where(rel), problem
     tags = {}
     for img in manifest.images.values():
-        if img.human_tag in tags:
-            yield img.where(("tag",)), f"images {tags[img.human_tag]!r} and {img.name!r} get the same tag"
-        tags.setdefault(img.human_tag, img.name)
+        for rel, tag in [(("tag",), img.human_tag)] + [(("upstream_tags", i), t) for i, t in enumerate(img.upstream_tags)
+                                                      if not _tag_format_problem(manifest, img, t)]:
+            if tag in tags:
+                yield img.where(rel), f"images {tags[tag]!r} and {img.name!r} get the same tag {tag!r}"
+            tags.setdefault(tag, img.name)
+
+
+def _tag_format_problem(manifest, img, text: str):
+    fields = img.tag_fields()
+    names = [f for _, f, _, _ in string.Formatter().parse(text) if f is not None]
+    unknown = [n for n in names if n not in fields]
+    varying = [n for n in names if img.varies(n)]
+    if varying:
+        return (f"{{{varying[0]}}} installs another component per platform in {img.name!r}; one tag covers every "
+                f"platform: leave it out")
+    if unknown:
+        return f"unknown field {{{unknown[0]}}} (known: {', '.join(sorted(fields))})"
+    problem = references.tag_problem(references.every_tag(manifest, img, text.format(**fields)))
+    return f"{problem} (-<arch> added)" if problem else None
 
 
 @rule("patch-targets-installed", "a patch targets a distribution its image installs")

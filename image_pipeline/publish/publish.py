@@ -91,7 +91,7 @@ def merge(manifest, image, registries: list, pushed: dict, log=print, content_ta
     moved = {}
     for target, (index_digest, body) in staged.items():
         registry, repository = remote(target, manifest.repository)
-        for tag in (image.name, image.human_tag):
+        for tag in (image.name, image.human_tag, *image.upstream_tags):
             registry.put_manifest(repository, tag, INDEX_TYPE, body)
             moved[f"{target}/{manifest.repository}:{tag}"] = index_digest
             log(f"tagged {target}/{manifest.repository}:{tag} -> {index_digest} ({', '.join(sorted(pushed[target]))})")

@@ -121,14 +121,15 @@ def _pins(manifest) -> str:
 
 
 def _supported_tags(manifest, links: str = "") -> str:
-    """Like upstream's docker/ascend/supported_tags.md: one row per image, the latest line first."""
+    """Like upstream's docker/ascend/supported_tags.md: one row per image, the latest line first; its tags
+    include upstream's names for it (upstream_tags), which point at the same index."""
     rows = []
     for release, images in sorted(manifest.lines().items(), key=lambda item: (item[0] != "", item[0])):
         for img in images:
             verl = img.role("verl")
             soc = f"{img.axes['soc']} ({img.soc_version})" if img.soc_version and "soc" in img.axes else (img.soc_version or "-")
             rows.append([f"release {release}" if release else "latest", f"`{img.name}`",
-                         f"`{manifest.repository}:{img.name}`, `{manifest.repository}:{img.human_tag}`",
+                         ", ".join(f"`{manifest.repository}:{t}`" for t in (img.name, img.human_tag, *img.upstream_tags)),
                          img.cann_version or "-", img.backend or "-", soc, str(verl.release) if verl else "-",
                          f"[Dockerfile]({links}images/{img.name}/Dockerfile)", _file_link(img.upstream) if img.upstream else "-"])
     return tables.markdown(["line", "image", "tags", "CANN", "backend", "SoC", "verl", "file", "upstream file"], rows)
