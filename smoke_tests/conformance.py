@@ -214,6 +214,48 @@ def _import_first(modules: list) -> tuple:
     return "", failures
 
 
+LAUNCHER_PROBE = r"""
+#include <Python.h>
+static PyObject *answer(PyObject *self, PyObject *args) { return PyLong_FromLong(42); }
+static PyMethodDef methods[] = {{"answer", answer, METH_NOARGS, ""}, {NULL, NULL, 0, NULL}};
+static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "launcher_probe", NULL, -1, methods};
+PyMODINIT_FUNC PyInit_launcher_probe(void) { return PyModule_Create(&module); }
+"""
+
+
+def triton_launcher(ctx):
+    """Build and load a CPython extension with the image's C compiler, as triton-ascend builds its
+    launcher (triton/runtime/build.py: the first of cc, gcc, clang; -shared -fPIC against the
+    interpreter's include directory) at its first kernel launch."""
+    import importlib.util
+    import shutil
+    import subprocess
+    import sysconfig
+    import tempfile
+
+    search = "" if "no-compiler" in ctx.faults else None  # None: the image's own PATH
+    compiler = next((found for name in ("cc", "gcc", "clang") if (found := shutil.which(name, path=search))), None)
+    include = sysconfig.get_paths()["include"]
+    if compiler is None:
+        return judged("conformance.triton_launcher", ["no C compiler (cc, gcc, clang) on PATH: triton-ascend's first "
+                                                      "kernel launch compiles its launcher with one"], [])
+    with tempfile.TemporaryDirectory() as work:
+        source = Path(work, "launcher_probe.c")
+        source.write_text(LAUNCHER_PROBE)
+        built = Path(work, "launcher_probe" + sysconfig.get_config_var("EXT_SUFFIX"))
+        compiled = subprocess.run([compiler, str(source), "-O1", "-shared", "-fPIC", "-o", str(built), f"-I{include}"],
+                                  capture_output=True, text=True)
+        if compiled.returncode:
+            return judged("conformance.triton_launcher", [f"{compiler} could not build an extension against {include}: "
+                                                          f"{compiled.stderr.strip().splitlines()[-1:]}"], [])
+        spec = importlib.util.spec_from_file_location("launcher_probe", built)
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        answer = module.answer()
+    problems = [] if answer == 42 else [f"the built extension returned {answer!r}, not 42"]
+    return judged("conformance.triton_launcher", problems, [f"{compiler} built and loaded an extension against {include}"])
+
+
 def external_modules(ctx):
     """import verl under the image's VERL_USE_EXTERNAL_MODULES: every listed module loads, and verl
     picks the pinned device."""

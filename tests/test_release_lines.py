@@ -131,7 +131,7 @@ def test_every_npu_image_names_the_upstream_file_it_is_checked_against(repo_copy
 
 
 def deviation_rows() -> list:
-    return [[cell.strip() for cell in row.strip("|").split("|")] for row in readme._deviations(M).splitlines()[2:]]
+    return [[cell.strip() for cell in row.strip("|").split("|")] for row in readme._deviations(M, REPO).splitlines()[2:]]
 
 
 def test_every_deviation_of_an_npu_image_names_the_upstream_file_it_was_checked_against():
@@ -147,6 +147,8 @@ def test_every_deviation_of_an_npu_image_names_the_upstream_file_it_was_checked_
     for img in M.images.values():
         for dist in img.omits:
             assert any(row[0] == f"`{dist}`" and img.name in row[1] and img.upstream in row[4] for row in rows)
+        for what in img.differs:
+            assert any(row[0] == what and img.name in row[1] and img.upstream in row[4] for row in rows), what
 
 
 def test_what_an_image_omits_stays_out_of_its_lock_and_out_of_its_stack(repo_copy):

@@ -338,3 +338,15 @@ def test_the_readme_describes_ctx_as_the_code_defines_it():
     assert described == {f.name: f.type for f in dataclasses.fields(CheckInput)}
     for cited in re.findall(r"`conformance\.(\w+)`", readme):
         assert cited == "mycheck" or callable(getattr(conformance, cited, None)), cited
+
+
+def test_the_triton_launcher_check_builds_an_extension_and_fails_without_a_compiler():
+    """conformance.triton_launcher runs here as in an NPU image: this host's compiler and Python headers
+    stand in for the image's; the no-compiler fault hides the compiler, as an image without one."""
+    from smoke_tests import conformance
+    from smoke_tests.outcome import CheckInput
+
+    built = conformance.triton_launcher(CheckInput(pins={}))
+    assert built.status == "PASS", built.detail
+    hidden = conformance.triton_launcher(CheckInput(pins={}, faults=("no-compiler",)))
+    assert hidden.status == "FAIL" and "no C compiler" in hidden.detail

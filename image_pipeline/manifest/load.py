@@ -253,7 +253,7 @@ def _image(manifest, name, keypath, merged, origins, combo) -> Image:
         apt_build=tuple(apt.get("build") or ()), apt_runtime=tuple(apt.get("runtime") or ()),
         env=dict(merged["env"]), patches=tuple(image_patches), axes=combo, release=merged.get("release", ""),
         upstream=_fill(doc, merged["upstream"], combo, where(("upstream",))) if merged.get("upstream") else "",
-        omits=dict(merged.get("omits") or {}), upstream_tag_formats=tuple(merged.get("upstream_tags") or ()),
+        omits=dict(merged.get("omits") or {}), differs=dict(merged.get("differs") or {}), upstream_tag_formats=tuple(merged.get("upstream_tags") or ()),
         upstream_soc=merged.get("upstream_soc", ""), origins=origins)
 
 

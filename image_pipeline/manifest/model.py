@@ -259,6 +259,7 @@ class Image:
     release: str = ""  # the verl release the image line is frozen at ("": the latest line)
     upstream: str = ""  # the upstream file the image is checked against
     omits: dict = field(default_factory=dict)  # distribution -> why: what the upstream file installs, left out
+    differs: dict = field(default_factory=dict)  # what -> why: how it differs at run time from upstream's image
     upstream_tag_formats: tuple = ()  # upstream's names for this image's line, pushed as aliases
     upstream_soc: str = ""  # the SoC as upstream's tags spell it
     origins: dict = field(default_factory=dict, compare=False, repr=False)

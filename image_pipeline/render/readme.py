@@ -40,7 +40,7 @@ def blocks(manifest, root: Path, extra: dict) -> dict:
         "images": lambda links: _images(manifest, links),
         "supported-tags": lambda links: _supported_tags(manifest, links),
         "pins": lambda _: _pins(manifest),
-        "deviations": lambda _: _deviations(manifest),
+        "deviations": lambda _: _deviations(manifest, root),
         "indexes": lambda _: tables.markdown(["index", "URL", "what comes from it"],
                                              [[f"`{i.name}`", i.url, i.reason] for i in manifest.indexes.values()]),
         "externals": lambda _: _externals(manifest, locks()),
@@ -176,7 +176,7 @@ def _file_link(url: str) -> str:
     return f"[{repo}/{path} @{ref}]({url})"
 
 
-def _deviations(manifest) -> str:
+def _deviations(manifest, root: Path) -> str:
     """Every place an image differs from the upstream file it is checked against, with that file."""
     rows = []
     for comp in manifest.components.values():
@@ -201,7 +201,26 @@ def _deviations(manifest) -> str:
     for (dist, why), images in omitted.items():
         rows.append([f"`{dist}`", ", ".join(img.name for img in images), "upstream installs it, the image does not",
                      why, _checked_against(images)])
+    runtime: dict = {}
+    for img in manifest.images.values():
+        for what, why in img.differs.items():
+            runtime.setdefault((what, why), []).append(img)
+    for (what, why), images in runtime.items():
+        rows.append([what, ", ".join(img.name for img in images), "declared: differs at run time", why,
+                     _checked_against(images)])
+    rows += _closed(manifest, root)
     return tables.markdown(["pin", "images", "deviation", "why", "checked against"], rows)
+
+
+def _closed(manifest, root: Path) -> list:
+    """A runtime difference closed: the image does what upstream's does, and a smoke check holds it."""
+    rows = []
+    for check in json.loads((root / CHECKS_FILE).read_text())["checks"]:
+        if check.get("closes"):
+            images = [img for img in manifest.images.values() if check_runs_in(check, img)]
+            rows.append([f"check `{check['name']}`", ", ".join(img.name for img in images), "closed: as upstream, checked",
+                         f"{check['closes']}; the check: {check['proves']}", _checked_against(images)])
+    return rows
 
 
 def _checked_against(images) -> str:

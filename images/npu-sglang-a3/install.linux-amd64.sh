@@ -37,7 +37,7 @@ ARCH=x86_64
 PYTHON_VERSION=3.11
 GLIBC=2.35
 CANN_VERSION=8.5.0
-SYSTEM_PACKAGES=(ca-certificates libnuma1 libibverbs1 libcurl4 gcc g++ make git libnuma-dev pkg-config)
+SYSTEM_PACKAGES=(ca-certificates libnuma1 libibverbs1 libcurl4 gcc libc6-dev g++ make git libnuma-dev pkg-config)
 ENV_SCRIPTS=(/usr/local/Ascend/ascend-toolkit/set_env.sh /usr/local/Ascend/nnal/atb/set_env.sh)
 
 say() { echo "install.sh: $*"; }
