@@ -115,11 +115,13 @@ def _pr_body(inv, args):
     return 0
 
 
-@command("outdated", "list pins that have a newer release on their source (PyPI, git tags)")
+@command("outdated", "list pins with a newer release on the index (or git repository) each comes from: a release, "
+                     "one without a wheel for a platform, a pre-release; or that the index is not reachable from here",
+         network_args)
 def _outdated(inv, args):
     from ..review import outdated
 
-    print(outdated.table(outdated.check(inv.manifest)))
+    print(outdated.table(outdated.check(inv.manifest, profile_of(args))))
     return 0
 
 
