@@ -281,6 +281,9 @@ def test_pr_body_shows_each_stage_what_is_owed_and_where_device_checks_are_waive
     assert f"- [ ] `{npu.name}` {waived}: device stage" not in body  # no runner to owe it on
     assert f"- [ ] `{npu.name}` {tested}: device stage on `{npu.runner.name}`" in body
     assert f"| `{npu.name}` | {waived} | waived |" in body
+    baseline = f"smoke_tests/baselines/{npu.name}.{npu.device}.{tested.split('/')[1]}.txt"
+    assert not (REPO / baseline).exists()
+    assert f"- [ ] `{npu.name}` {tested}: before CI can promote it, no training baseline (`{baseline}`" in body
 
 
 @pytest.mark.network

@@ -251,30 +251,33 @@ def _externals(manifest, locks) -> str:
 
 
 def _first_promotion(manifest, locks, root: Path) -> str:
-    """Per image and platform, what still stands between CI as committed and a promotion: files the lock
-    holds no sha256 for (CI passes no --allow-unverified, so the build stage refuses them), a device stage
-    that needs a runner, a training baseline not committed yet."""
-    training = set(json.loads((root / TRAINING_FILE).read_text())["checks"])
-    checks = {c["name"]: c for c in json.loads((root / CHECKS_FILE).read_text())["checks"]}
+    """Per image and platform, what still stands between CI as committed and a promotion
+    (promotion_blockers)."""
     rows = []
     for img in manifest.images.values():
-        trained = [name for name in sorted(training) if name in checks and check_runs_in(checks[name], img)]
         for platform in img.platforms:
-            arch = arch_of(platform)
-            blockers = []
-            unverified = lockfile.unverified_components(locks[(img.name, platform)])
-            if unverified:
-                blockers.append("no sha256 in the lock for " + ", ".join(f"`{name}`" for name in unverified))
-            baseline = f"{BASELINES_DIR}/{img.name}.{img.device}.{arch}.txt"
-            if img.device_runs_on(platform):
-                device = f"`{img.runner.name}`"
-                if trained and not (root / baseline).exists():
-                    blockers.append(f"no training baseline (`{baseline}`: first run on the device runner)")
-            else:
-                device = "waived"
-            rows.append([f"`{img.name}`", arch, device, "; ".join(blockers) or "nothing: CI promotes it"])
+            device = f"`{img.runner.name}`" if img.device_runs_on(platform) else "waived"
+            blockers = promotion_blockers(img, platform, locks[(img.name, platform)], root)
+            rows.append([f"`{img.name}`", arch_of(platform), device, "; ".join(blockers) or "nothing: CI promotes it"])
     return tables.markdown(["image", "arch", "device stage", "what stands between CI and its first promotion"],
                            rows)
+
+
+def promotion_blockers(img, platform: str, lock, root: Path) -> list:
+    """What stops CI as committed from promoting the image on platform: files the lock holds no sha256 for
+    (CI passes no --allow-unverified, so the build stage refuses them), a training baseline not committed
+    yet for a platform whose device stage runs the training checks."""
+    training = set(json.loads((root / TRAINING_FILE).read_text())["checks"])
+    checks = {c["name"]: c for c in json.loads((root / CHECKS_FILE).read_text())["checks"]}
+    trained = [name for name in sorted(training) if name in checks and check_runs_in(checks[name], img)]
+    blockers = []
+    unverified = lockfile.unverified_components(lock) if lock else []
+    if unverified:
+        blockers.append("no sha256 in the lock for " + ", ".join(f"`{name}`" for name in unverified))
+    baseline = f"{BASELINES_DIR}/{img.name}.{img.device}.{arch_of(platform)}.txt"
+    if img.device_runs_on(platform) and trained and not (root / baseline).exists():
+        blockers.append(f"no training baseline (`{baseline}`: first run on the device runner)")
+    return blockers
 
 
 def _stack(manifest, locks) -> str:

@@ -18,6 +18,7 @@ from .. import tables
 from ..lock import lockfile
 from ..manifest import rules
 from ..manifest.model import arch_of
+from ..render import readme
 from ..smoke import plot
 from ..smoke.runner import parse_metrics
 from . import policy, stale_text
@@ -30,7 +31,7 @@ LOCK_LINES = 25
 def body(root: Path, change: Change, artifacts: Path | None) -> str:
     pins = policy.changed_pins(change.base_manifest, change.manifest)
     parts = [_title(pins), _pin_table(pins), _why(pins, change.manifest), _locks(root, change),
-             _externals(root, change), _rules(change), _images(change), _verification(change, artifacts)]
+             _externals(root, change), _rules(change), _images(change), _verification(root, change, artifacts)]
     return "\n\n".join(p for p in parts if p) + "\n"
 
 
@@ -188,9 +189,10 @@ def _same_diffs_together(change: Change, env) -> list:
     return list(groups.values())
 
 
-def _verification(change: Change, artifacts: Path | None) -> str:
+def _verification(root: Path, change: Change, artifacts: Path | None) -> str:
     """Per image and platform: the build stage's run and the device stage's (or a whole-suite run, which
-    covers both), what is still owed, and where pins.yaml waives the device checks."""
+    covers both), what is still owed (stages, and what stops CI's first promotion: unhashed files, a
+    training baseline), and where pins.yaml waives the device checks."""
     lines = ["### Verification"]
     pending = []
     for name in change.images:
@@ -211,6 +213,9 @@ def _verification(change: Change, artifacts: Path | None) -> str:
             tests = _latest(artifacts, f"{name}-verl-tests", platform, "summary.json") if artifacts else None
             if tests is not None:
                 lines.append(_tests_line(name, platform, tests))
+            lock = lockfile.read(lockfile.path_for(root, name, platform))
+            pending += [f"- [ ] `{name}` {platform}: before CI can promote it, {blocker}"
+                        for blocker in readme.promotion_blockers(image, platform, lock, root)]
     if pending:
         lines += ["", "Still to run:" if len(lines) > 1 else "No smoke artifacts yet. To run:", *pending]
     return "\n".join(lines)
