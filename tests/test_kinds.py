@@ -61,7 +61,7 @@ def test_lock_all_refuses_the_swap_before_writing_anything(monkeypatch):
     monkeypatch.setattr(consistency, "check_pins", lambda *a: None)
     monkeypatch.setattr(consistency, "targets", lambda manifest: [(image, platform)])
     monkeypatch.setattr(resolve.Resolver, "__init__", lambda self, *a: None)
-    monkeypatch.setattr(resolve.Resolver, "resolve", lambda self, request, previous, fresh=False: _as_sdist(previous, PACKAGE))
+    monkeypatch.setattr(resolve.Resolver, "resolve", lambda self, request, previous, fresh=False, sibling=None: _as_sdist(previous, PACKAGE))
     with pytest.raises(UserError, match=f"{PACKAGE} loses its wheel on {platform}"):
         run.lock_all(M, REPO, None, REPO / ".cache", jobs=1, log=lambda *_: None)
 

@@ -238,7 +238,7 @@ def test_locks_resolve_in_parallel_bounded_by_jobs(monkeypatch):
             def to_toml(self):
                 return self.text
 
-        def fake(self, request, previous, fresh=False):
+        def fake(self, request, previous, fresh=False, sibling=None):
             barrier.wait()
             return Lock(request)
 
@@ -271,7 +271,9 @@ def test_a_fresh_lock_hands_uv_no_preferences(monkeypatch, tmp_path):
     for fresh in (False, True):
         with pytest.raises(KeyboardInterrupt):
             resolver.resolve(request, previous, fresh=fresh)
-    assert seen == [previous, None]
+    with pytest.raises(KeyboardInterrupt):
+        resolver.resolve(request, None, sibling=previous)  # a first lock: the sibling's versions
+    assert seen == [previous, None, previous]
 
 
 def test_a_resolution_uv_refuses_names_the_pin_in_pins_yaml():
@@ -300,3 +302,49 @@ def test_metadata_of_an_index_that_does_not_answer_is_asked_again_then_refused_i
     with pytest.raises(UserError) as caught:
         metadata.wheel_requires("http://127.0.0.1:9/x-0-py3-none-any.whl", None, "0" * 64, tmp_path)
     assert waits == [1, 2] and "did not answer 3 times" in str(caught.value) and "\n" not in str(caught.value)
+
+
+def test_a_first_lock_prefers_its_closest_siblings_versions_and_fresh_none(monkeypatch, repo_copy):
+    """npu-a3 locked for the first time (its lock removed) starts from npu-a2's lock: same device, python and
+    CANN (the sglang and release images of its SoC have others)."""
+    from image_pipeline.lock import family, resolve, run
+
+    image = M.images["npu-a3"]
+    platform = image.platforms[0]
+    lockfile.path_for(repo_copy, image.name, platform).unlink()
+    name, lock = family.sibling(M, image, platform, repo_copy)
+    assert name == "npu-a2" and lock == lockfile.read(lockfile.path_for(REPO, "npu-a2", platform))
+    assert family.sibling(M, M.images["npu-sglang-a3"], platform, REPO)[0] == "npu-sglang-a2"  # its CANN, python
+    assert family.sibling(M, M.images["cpu"], platform, REPO) is None  # no other cpu image
+    seen = []
+
+    def fake(self, request, previous, fresh=False, sibling=None):
+        seen.append((previous, sibling))
+        raise KeyboardInterrupt  # stop before anything resolves
+
+    monkeypatch.setattr(consistency, "check_pins", lambda *a: None)
+    monkeypatch.setattr(consistency, "targets", lambda manifest: [(image, platform)])
+    monkeypatch.setattr(resolve.Resolver, "__init__", lambda self, *a: None)
+    monkeypatch.setattr(resolve.Resolver, "resolve", fake)
+    for fresh in (False, True):
+        with pytest.raises(KeyboardInterrupt):
+            run.lock_all(M, repo_copy, None, repo_copy / ".cache", fresh=fresh, jobs=1, log=lambda *_: None)
+    assert seen == [(None, lock), (None, None)]
+
+
+def test_the_pr_body_of_an_added_image_lists_where_it_differs_from_its_sibling(repo_copy):
+    import dataclasses
+
+    from image_pipeline.lock import family
+    from image_pipeline.review import prbody
+
+    platform = M.images["npu-a3"].platforms[0]
+    kin = lockfile.read(lockfile.path_for(REPO, "npu-a2", platform))
+    moved = kin.packages[0]
+    other = dataclasses.replace(kin, packages=[dataclasses.replace(moved, version=moved.version + ".post9"),
+                                               *kin.packages[1:]])
+    assert family.differences(other, kin) == [f"{moved.name} {moved.version}.post9 (sibling: {moved.version})"]
+    lines = prbody._sibling_lines(REPO, M, "npu-a3", platform, other)
+    assert "sibling `npu-a2`" in lines[0] and "1 the resolver chose otherwise" in lines[0]
+    assert f"  {moved.name} {moved.version}.post9 (sibling: {moved.version})" in lines
+    assert "every shared one" in prbody._sibling_lines(REPO, M, "npu-a3", platform, kin)[0]

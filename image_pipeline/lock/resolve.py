@@ -51,7 +51,10 @@ class Resolver:
         self.context = profile.ssl_context()
         self.version = uv_version()
 
-    def resolve(self, request, previous: LockFile | None, fresh=False) -> LockFile:
+    def resolve(self, request, previous: LockFile | None, fresh=False, sibling: LockFile | None = None) -> LockFile:
+        """previous: this lock as committed (its versions are kept where they still fit, unless fresh);
+        sibling: for a lock made for the first time, the lock of the same line's image whose versions it
+        should share (lock/family.py)."""
         mirrors = self.profile.mirrors(request.indexes)
         inside = {build.component: artifacts.requirements_inside(build, self.cache, self.context)
                   for build in request.source_builds if build.requires_from}
@@ -63,7 +66,7 @@ class Resolver:
         with tempfile.TemporaryDirectory(prefix="lock-") as tmp:
             work = Path(tmp)
             _write_inputs(work, request, roots, mirrors)
-            annotated = self._uv(work, request, mirrors, "requirements.txt", None if fresh else previous)
+            annotated = self._uv(work, request, mirrors, "requirements.txt", None if fresh else previous or sibling)
             (work / "constraints.txt").write_text((work / "constraints.txt").read_text() + _pins(annotated))
             pylock = self._uv(work, request, mirrors, "pylock.toml", None, offline=True)
         graph = _graph(annotated)

@@ -8,7 +8,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from ..errors import UserError
-from . import consistency, kinds, lockfile
+from . import consistency, family, kinds, lockfile
 from .request import build_request
 from .resolve import Resolver
 
@@ -23,7 +23,8 @@ def lock_all(manifest, root: Path, profile, cache: Path, *, images=None, platfor
              log=print) -> dict:
     """{path: new text} for the selected locks, resolved `jobs` at a time; nothing is written here.
     fresh: resolve without the previous lock's versions as preferences (a re-lock after an experiment
-    otherwise keeps every stale version that is still allowed). A wheel the new lock turns into an
+    otherwise keeps every stale version that is still allowed). A lock made for the first time prefers its
+    closest sibling's versions (family.sibling), unless fresh. A wheel the new lock turns into an
     undeclared source build is refused (kinds.check), fresh or not."""
     consistency.check_pins(manifest, root)
     resolver = Resolver(profile, cache, manifest)
@@ -37,7 +38,11 @@ def lock_all(manifest, root: Path, profile, cache: Path, *, images=None, platfor
         path = lockfile.path_for(root, image.name, platform)
         started = time.monotonic()
         previous = lockfile.read(path)
-        lock = resolver.resolve(build_request(manifest, image, platform), previous, fresh=fresh)
+        kin = family.sibling(manifest, image, platform, root) if previous is None and not fresh else None
+        if kin:
+            log(f"lock {image.name} {platform}: first lock, preferring the versions of {kin[0]}'s")
+        lock = resolver.resolve(build_request(manifest, image, platform), previous, fresh=fresh,
+                                sibling=kin[1] if kin else None)
         kinds.check(image, platform, previous, lock, path.relative_to(root))
         externals = f", {len(lock.externals)} external" if lock.externals else ""
         log(f"lock {image.name} {platform}: {len(lock.packages)} packages{externals} "

@@ -15,7 +15,7 @@ import json
 from pathlib import Path
 
 from .. import tables
-from ..lock import lockfile
+from ..lock import family, lockfile
 from ..manifest import rules
 from ..manifest.model import arch_of
 from ..render import readme
@@ -115,6 +115,9 @@ def _locks(root: Path, change: Change) -> str:
             if new is None:
                 lines.append(f"- `{name}` {platform}: **no lock**")
                 continue
+            if name in change.added:
+                lines += _sibling_lines(root, change.manifest, name, platform, new)
+                continue
             delta = _lock_delta(change.base_locks.get((name, platform)), new)
             shown = delta[:LOCK_LINES] + ([f"... {len(delta) - LOCK_LINES} more"] if len(delta) > LOCK_LINES else [])
             summary = f"{len(new.packages)} packages, {len(delta)} changed"
@@ -122,6 +125,19 @@ def _locks(root: Path, change: Change) -> str:
             if delta:
                 lines += ["  ```", *(f"  {line}" for line in shown), "  ```"]
     return "\n".join(lines) if len(lines) > 1 else ""
+
+
+def _sibling_lines(root: Path, manifest, name: str, platform: str, new) -> list:
+    """A new image's lock against its sibling's: where the resolver could not keep the family's versions."""
+    kin = family.sibling(manifest, manifest.images[name], platform, root)
+    if kin is None:
+        return [f"- `{name}` {platform} (new): {len(new.packages)} packages; no locked sibling to share versions with"]
+    differs = family.differences(new, kin[1])
+    head = (f"- `{name}` {platform} (new): {len(new.packages)} packages, the versions of sibling `{kin[0]}` but "
+            f"{len(differs)} the resolver chose otherwise" if differs else
+            f"- `{name}` {platform} (new): {len(new.packages)} packages, every shared one at sibling `{kin[0]}`'s version")
+    shown = differs[:LOCK_LINES] + ([f"... {len(differs) - LOCK_LINES} more"] if len(differs) > LOCK_LINES else [])
+    return [head] + (["  ```", *(f"  {line}" for line in shown), "  ```"] if differs else [])
 
 
 def _externals(root: Path, change: Change) -> str:
