@@ -51,7 +51,7 @@ def test_any_line_break_anywhere_is_refused(before, breaker, after):
 
 def test_the_manifests_own_text_is_one_line():
     for comp in M.components.values():
-        for key in ("reason", "external", "deviates"):
+        for key in ("reason", "external", "cpu_stand_in"):
             if comp.get(key):
                 grammar.one_line(comp.get(key))
         for key in ("wins_over", "differs", "without"):

@@ -7,6 +7,7 @@ import pytest
 from ruamel.yaml import YAML
 
 from image_pipeline.errors import UserError
+from image_pipeline.manifest.load import RENAMED_PIN_FIELDS
 from image_pipeline.manifest import load_manifest
 from image_pipeline.manifest.document import MAX_DEPTH, parse
 
@@ -102,7 +103,7 @@ def test_npu_images_install_upstreams_tested_stack_and_the_cpu_image_shares_it()
         assert npu.role(role).release == cpu.role(role).release, role
     assert npu.role("mooncake").release == cpu.role("mooncake").release
     assert npu.role("mooncake").dist == "mooncake-transfer-engine-npu"
-    assert cpu.role("torch").get("deviates")  # the one shared release it cannot hold says why
+    assert cpu.role("torch").get("cpu_stand_in")  # the one shared release it cannot hold says why
     assert npu.python == npu.base.get("tag").split("-py")[1]
 
 
@@ -152,20 +153,23 @@ def test_nesting_is_refused_past_max_depth_and_not_before():
         parse(f"[{deepest}]", Path("pins.yaml"))
 
 
-def test_a_pin_field_under_its_old_name_is_read_as_the_new_one_with_one_line_saying_so(tmp_path, capsys):
-    """`overrides` (one letter from an image's `override`) is now `wins_over`: a pins.yaml written before
-    the rename loads to the same manifest for one release, and says where the old name stands."""
+@pytest.mark.parametrize("old_name, new_name", sorted(RENAMED_PIN_FIELDS.items()))
+def test_a_pin_field_under_its_old_name_is_read_as_the_new_one_with_one_line_saying_so(tmp_path, capsys, old_name,
+                                                                                       new_name):
+    """`overrides` (one letter from an image's `override`) is now `wins_over`, `deviates` (a near-synonym of
+    `differs`) `cpu_stand_in`: a pins.yaml written before a rename loads to the same manifest for one
+    release, and says where the old name stands."""
     copy_repo(tmp_path)
     text = (REPO / "pins.yaml").read_text()
-    assert text.count("    wins_over:") >= 1
-    (tmp_path / "pins.yaml").write_text(text.replace("    wins_over:", "    overrides:", 1))
+    assert text.count(f"    {new_name}:") >= 1
+    (tmp_path / "pins.yaml").write_text(text.replace(f"    {new_name}:", f"    {old_name}:", 1))
     old = load_manifest(tmp_path / "pins.yaml", check_rules=False)
     (warning,) = capsys.readouterr().err.splitlines()
-    line = text[:text.index("    wins_over:")].count("\n") + 1
-    renamed = next(c for c in M.components.values() if c.get("wins_over"))
-    assert warning.startswith(f"warning: pins.yaml:{line}: {'.'.join(renamed.keypath)}.overrides: renamed to 'wins_over'")
-    assert {n: c.get("wins_over") for n, c in old.components.items()} == {n: c.get("wins_over") for n, c in M.components.items()}
-    assert old.doc.line(renamed.keypath + ("wins_over",)) == line
+    line = text[:text.index(f"    {new_name}:")].count("\n") + 1
+    renamed = next(c for c in M.components.values() if c.get(new_name))
+    assert warning.startswith(f"warning: pins.yaml:{line}: {'.'.join(renamed.keypath)}.{old_name}: renamed to '{new_name}'")
+    assert {n: c.get(new_name) for n, c in old.components.items()} == {n: c.get(new_name) for n, c in M.components.items()}
+    assert old.doc.line(renamed.keypath + (new_name,)) == line
 
 
 def test_a_text_parsed_again_gives_a_document_of_its_own():

@@ -18,8 +18,9 @@ from . import document, grammar, references, schema
 from .document import Document, dotted
 from .model import Component, Image, Index, Manifest, Patch, Registry, Runner, Tier
 
-# old name -> new name: `overrides` was one letter from an image's `override`
-RENAMED_PIN_FIELDS = {"overrides": "wins_over"}
+# old name -> new name: `overrides` was one letter from an image's `override`; `deviates` a near-synonym
+# of `differs` (a pin against upstream's file) for another thing (the cpu stand-in against the NPU pin)
+RENAMED_PIN_FIELDS = {"overrides": "wins_over", "deviates": "cpu_stand_in"}
 REQUIRED_IMAGE_FIELDS = ("device", "base", "python", "platforms", "runner", "tag", "stack", "env")
 # CI runs one job per image and platform (`build.py matrix`), and a GitHub Actions matrix runs at most
 # 256 jobs: more builds could never all run. Checked before an image entry expands, so a few lines of

@@ -182,7 +182,7 @@ def _shared(manifest):
                and img.release == cpu.release]
         for role in SHARED_ROLES:
             mine = cpu.role(role)
-            if mine is None or mine.get("deviates"):
+            if mine is None or mine.get("cpu_stand_in"):
                 continue
             for img in npu:
                 theirs = img.role(role)
@@ -192,7 +192,7 @@ def _shared(manifest):
                         else mine.release == theirs.release)
                 if not same:
                     yield mine.keypath, (f"{manifest.pin_text(mine)} differs from {img.name}'s "
-                                         f"{manifest.pin_text(theirs)}: share the release or say why in `deviates`")
+                                         f"{manifest.pin_text(theirs)}: share the release or say why in `cpu_stand_in`")
                     break
 
 

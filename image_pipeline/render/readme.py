@@ -191,9 +191,9 @@ def _deviations(manifest, root: Path) -> str:
             rows.append([f"`{comp.name}` {comp.summary}", names, f"wins over what `{dist}` requires", why, against])
         for dist, why in (comp.get("without") or {}).items():
             rows.append([f"`{comp.name}` without `{dist}`", names, "left out of what it pulls in", why, against])
-        if comp.get("deviates"):
-            rows.append([f"`{comp.name}` {comp.summary}", names, "cpu stand-in deviates from the NPU images",
-                         comp.get("deviates"), "the NPU images' pin (rule `cpu-shares-npu-releases`)"])
+        if comp.get("cpu_stand_in"):
+            rows.append([f"`{comp.name}` {comp.summary}", names, "the cpu stand-in holds another release than the NPU images",
+                         comp.get("cpu_stand_in"), "the NPU images' pin (rule `cpu-shares-npu-releases`)"])
     omitted: dict = {}
     for img in manifest.images.values():
         for dist, why in img.omits.items():

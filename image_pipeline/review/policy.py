@@ -10,7 +10,7 @@ from . import stale_text
 
 # the words about a pin: changing only these changes nothing a build installs or resolves
 # (whose requirement `wins_over` wins over is checked against the locks on every load)
-WORDS = ("reason", "issue", "wins_over", "differs", "driver", stale_text.KEEP)
+WORDS = ("reason", "issue", "wins_over", "differs", "cpu_stand_in", "driver", stale_text.KEEP)
 
 
 def changed_pins(base_manifest, manifest) -> list:

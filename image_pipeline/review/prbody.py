@@ -59,7 +59,7 @@ def _why(pins, manifest) -> str:
         lines.append(f"- **{name}**: {new.get('reason') or '_no reason given_'}{issue}")
         for dist, why in (new.get("wins_over") or {}).items():
             lines.append(f"  - deliberate deviation (wins over what {dist} requires): {why}")
-        for key, label in (("deviates", "cpu stand-in deviates"), ("external", "not resolved here")):
+        for key, label in (("cpu_stand_in", "the cpu stand-in holds another release"), ("external", "not resolved here")):
             if new.get(key):
                 lines.append(f"  - deliberate deviation ({label}): {new.get(key)}")
         if new.get(stale_text.KEEP):

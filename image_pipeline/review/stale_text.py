@@ -1,6 +1,6 @@
 """Text in pins.yaml that still names the release a pin moved away from.
 
-A bump changes a version; the prose about it (`reason`, `differs`, `deviates`, `omits`, `without`),
+A bump changes a version; the prose about it (`reason`, `differs`, `cpu_stand_in`, `omits`, `without`),
 the alternative that mirrors it (vllm-ascend-source on the release branch of vllm-ascend) and any
 other text that names the component keep the old release unless someone rewrites them, and nothing
 else notices. For every pin changed since the base, each such text that still holds the old value
