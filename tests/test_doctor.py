@@ -19,7 +19,7 @@ from image_pipeline import network
 from image_pipeline.host import doctor, passthrough
 from image_pipeline.smoke import runner
 
-from conftest import REPO, manifest, run_build
+from conftest import manifest, run_build
 
 M = manifest()
 A2 = M.images["npu-a2"]  # has Mooncake: hccn.conf matters
@@ -273,3 +273,11 @@ def test_run_refuses_an_npu_image_without_npus_and_an_option_for_a_reference():
     assert refused.returncode == 1 and "doctor npu-a2" in refused.stderr
     assert run_build("run", "cpu", "--tag=-v", "--print").returncode == 2
     assert run_build("validate", "--", "x").returncode == 2
+
+
+@pytest.mark.docker
+def test_run_runs_a_command_in_the_promoted_cpu_image_and_passes_its_exit_code(cpu_image):
+    verl = M.default_image.role("verl").version
+    result = run_build("run", "cpu", "--", "python", "-c", "import sys, verl; print(verl.__version__); sys.exit(3)")
+    assert result.returncode == 3 and result.stdout.strip().splitlines()[-1] == verl, result.stderr
+    assert run_build("run", "cpu", "--tag", f"{M.repository}:no-such-tag", "--", "true").returncode == 2

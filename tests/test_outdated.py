@@ -12,7 +12,7 @@ from packaging.version import Version
 from image_pipeline import network
 from image_pipeline.review import outdated
 
-from conftest import manifest, run_build
+from conftest import manifest
 
 M = manifest()
 

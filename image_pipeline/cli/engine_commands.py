@@ -381,6 +381,7 @@ def _run_args(parser):
                 "memory its smoke suite runs with (--print: the docker run line)", _run_args)
 def _run(inv, args):
     import os
+    import shutil
     import subprocess
 
     from ..host import passthrough
@@ -408,6 +409,12 @@ def _run(inv, args):
     if args.print:
         print(passthrough.shell_line(words))
         return 0
+    if shutil.which("docker") is None:
+        raise UserError("no docker command on this host: as root, `python build.py engine` installs Debian's docker.io")
+    from ..builder import engine
+    from ..smoke import runner
+
+    runner.require_reference(engine.client(), reference)  # never a pull of a name we did not build
     if image.device == "npu" and "mooncake" in image.stack and passthrough.HCCN_CONF not in npu.mounts:
         print(f"run: no {passthrough.HCCN_CONF} on this host: Mooncake's ascend_direct transport will not start",
               file=sys.stderr)
