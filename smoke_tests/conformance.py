@@ -214,6 +214,25 @@ def _import_first(modules: list) -> tuple:
     return "", failures
 
 
+def pip_index(ctx):
+    """pip's configuration in the image names the index the image's torch came from (pins.json
+    pip_extra_index), so `pip install <something needing torch>` keeps the installed build."""
+    import subprocess
+
+    arch = {"x86_64": "amd64", "aarch64": "arm64"}.get(platform.machine(), platform.machine())
+    wanted = (ctx.pins.get("pip_extra_index") or {}).get(f"linux/{arch}", "")
+    env = dict(os.environ, PIP_CONFIG_FILE=os.devnull) if "no-pip-index" in ctx.faults else None
+    listed = subprocess.run([sys.executable, "-m", "pip", "config", "list"], capture_output=True, text=True, env=env)
+    configured = [line.split("=", 1)[1].strip().strip("'").split() for line in listed.stdout.splitlines()
+                  if line.split("=", 1)[0].endswith(".extra-index-url")]
+    urls = [url for group in configured for url in group]
+    if not wanted:
+        return judged("conformance.pip_index", [], [f"torch comes from PyPI on linux/{arch}: nothing to persist"])
+    problems = [] if wanted in urls else [f"pip's extra-index-url is {urls or 'unset'}, not {wanted}: a later pip install "
+                                          "may replace torch's build"]
+    return judged("conformance.pip_index", problems, [f"pip's extra-index-url: {', '.join(urls) or 'unset'}"])
+
+
 LAUNCHER_PROBE = r"""
 #include <Python.h>
 static PyObject *answer(PyObject *self, PyObject *args) { return PyLong_FromLong(42); }

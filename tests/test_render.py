@@ -357,3 +357,17 @@ def test_the_words_table_cites_only_what_exists():
     for path in re.findall(r"`((?:[\w.-]+/)+[\w.-]*)`", words):
         assert (REPO / path).exists() or (REPO / "image_pipeline" / path).exists(), \
             f"the Words table cites {path}, which does not exist"
+
+
+def test_an_image_whose_torch_comes_from_another_index_keeps_that_index_for_pip():
+    """The cpu image's amd64 torch is the PyTorch CPU index's +cpu build: its venv's pip.conf names that
+    index on amd64 only (conformance.pip_index checks it in the image)."""
+    cpu = M.images["cpu"]
+    torch = cpu.role("torch")
+    index = M.indexes[torch.build_for("linux/amd64")["index"]].url
+    assert cpu.pip_extra_index == {"linux/amd64": index}
+    assert json.loads((REPO / "images/cpu/pins.json").read_text())["pip_extra_index"] == {"linux/amd64": index}
+    text = dockerfile.render_image(dockerfile.environment(REPO / "templates"), M, cpu)["Dockerfile"]
+    assert f"if [ \"$TARGETARCH\" = amd64 ]; then printf '[global]\\nextra-index-url = %s\\n' {index} " \
+           f"> /opt/venv/pip.conf; fi" in text
+    assert "arm64 ]; then printf" not in text

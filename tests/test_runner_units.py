@@ -350,3 +350,24 @@ def test_the_triton_launcher_check_builds_an_extension_and_fails_without_a_compi
     assert built.status == "PASS", built.detail
     hidden = conformance.triton_launcher(CheckInput(pins={}, faults=("no-compiler",)))
     assert hidden.status == "FAIL" and "no C compiler" in hidden.detail
+
+
+def test_the_pip_index_check_reads_pips_configuration_and_fails_without_it(tmp_path, monkeypatch):
+    """conformance.pip_index with this host's pip: a config file naming the pinned index passes, the
+    no-pip-index fault (every config file ignored) fails, a config naming another index fails."""
+    import platform
+
+    from smoke_tests import conformance
+    from smoke_tests.outcome import CheckInput
+
+    arch = {"x86_64": "amd64", "aarch64": "arm64"}[platform.machine()]
+    pins = json.loads((REPO / "images/cpu/pins.json").read_text())
+    wanted = next(iter(pins["pip_extra_index"].values()))
+    pins = {**pins, "pip_extra_index": {f"linux/{arch}": wanted}}
+    config = tmp_path / "pip.conf"
+    monkeypatch.setenv("PIP_CONFIG_FILE", str(config))
+    config.write_text(f"[global]\nextra-index-url = {wanted}\n")
+    assert conformance.pip_index(CheckInput(pins=pins)).status == "PASS"
+    assert conformance.pip_index(CheckInput(pins=pins, faults=("no-pip-index",))).status == "FAIL"
+    config.write_text("[global]\nextra-index-url = https://example.org/simple\n")
+    assert conformance.pip_index(CheckInput(pins=pins)).status == "FAIL"

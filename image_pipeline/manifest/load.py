@@ -244,6 +244,10 @@ def _image(manifest, name, keypath, merged, origins, combo) -> Image:
             raise doc.error(where(("patches",)) + (i,), f"unknown patch {patch!r}")
         image_patches.append(manifest.patches[patch])
     apt = merged.get("apt") or {}
+    torch = next(iter(stack.get("torch") or ()), None)
+    pip_extra_index = {p: manifest.indexes[i].url for p in merged["platforms"]
+                       if torch is not None and (i := torch.build_for(p).get("index") or torch.get("index"))
+                       and i != "pypi" and i in manifest.indexes}
     return Image(
         name=name, keypath=keypath, device=merged["device"], base=base, python=merged["python"],
         platforms=tuple(merged["platforms"]), runner=runner, waivers=dict(merged.get("device_checks_waived") or {}),
@@ -254,7 +258,7 @@ def _image(manifest, name, keypath, merged, origins, combo) -> Image:
         apt_build=tuple(apt.get("build") or ()), apt_runtime=tuple(apt.get("runtime") or ()),
         env=dict(merged["env"]), patches=tuple(image_patches), axes=combo, release=merged.get("release", ""),
         upstream=_fill(doc, merged["upstream"], combo, where(("upstream",))) if merged.get("upstream") else "",
-        omits=dict(merged.get("omits") or {}), differs=dict(merged.get("differs") or {}), upstream_tag_formats=tuple(merged.get("upstream_tags") or ()),
+        omits=dict(merged.get("omits") or {}), differs=dict(merged.get("differs") or {}), pip_extra_index=pip_extra_index, upstream_tag_formats=tuple(merged.get("upstream_tags") or ()),
         upstream_soc=merged.get("upstream_soc", ""), origins=origins)
 
 

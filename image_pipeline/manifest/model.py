@@ -260,6 +260,7 @@ class Image:
     upstream: str = ""  # the upstream file the image is checked against
     omits: dict = field(default_factory=dict)  # distribution -> why: what the upstream file installs, left out
     differs: dict = field(default_factory=dict)  # what -> why: how it differs at run time from upstream's image
+    pip_extra_index: dict = field(default_factory=dict)  # platform -> the index torch comes from, when not PyPI
     upstream_tag_formats: tuple = ()  # upstream's names for this image's line, pushed as aliases
     upstream_soc: str = ""  # the SoC as upstream's tags spell it
     origins: dict = field(default_factory=dict, compare=False, repr=False)
@@ -369,6 +370,7 @@ class Image:
             "without": sorted({canonicalize_name(d) for c in self.components for d in (c.get("without") or {})}
                               | {canonicalize_name(d) for d in self.omits}),
             "mounted_libraries": list(self.base.get("mounted_libraries") or ()),
+            "pip_extra_index": dict(self.pip_extra_index),
         }
 
 
