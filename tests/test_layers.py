@@ -20,7 +20,8 @@ RESHIP_LIMIT = 0.05
 def another_release(dist: str, pinned: str) -> str:
     """The nearest other final release of the pinned major.minor line (older first: it is known to exist)."""
     v = Version(pinned)
-    line = [r for r in outdated.pypi_versions(dist) if (r.major, r.minor) == (v.major, v.minor) and r != v
+    listed = outdated.index_releases("https://pypi.org/simple", dist, network.from_host().ssl_context())
+    line = [r for r in listed if (r.major, r.minor) == (v.major, v.minor) and r != v
             and not (r.is_prerelease or r.is_devrelease)]
     older = [r for r in line if r < v]
     assert line, f"no other {dist} release in the {v.major}.{v.minor} line"
@@ -38,7 +39,8 @@ def test_a_transformers_bump_reships_at_most_5_percent_of_the_image(engine_clien
     transformers = manifest().components["transformers"]
     release = another_release(transformers.dist, transformers.version)
     root = copy_repo(tmp_path / "bumped")
-    run_build("bump", transformers.name, release, "--reason", "layer test", "--issue",
+    run_build("bump", transformers.name, release, "--reason", "layer test", "--keep-text", "a layer test, not a bump",
+              "--issue",
               f"https://github.com/huggingface/transformers/releases/tag/v{release}", root=root, check=True)
     m = load_manifest(root / "pins.yaml")
     image, platform, profile = m.default_image, engine.host_platform(), network.from_host()
