@@ -23,6 +23,7 @@ from typing import Callable
 from urllib.parse import urlsplit
 
 from ..lock import lockfile
+from ..manifest.model import PLATFORM_ARCH
 from . import passthrough
 
 TIMEOUT_S = 5
@@ -31,7 +32,6 @@ DRIVER_VERSION_FILE = "/usr/local/Ascend/driver/version.info"
 # what the build keeps on disk, as a multiple of the lock's files: the wheelhouse, the build context's
 # copy, the installed layers (wheels unpack to about twice their size); the base image comes on top
 DISK_FACTOR = 4
-MACHINE_PLATFORM = {"x86_64": "linux/amd64", "amd64": "linux/amd64", "aarch64": "linux/arm64", "arm64": "linux/arm64"}
 QEMU_HANDLER = {"linux/arm64": "qemu-aarch64", "linux/amd64": "qemu-x86_64"}
 
 
@@ -60,7 +60,7 @@ class Host:
 
     @property
     def platform(self) -> str:
-        return MACHINE_PLATFORM.get(self.machine, f"linux/{self.machine}")
+        return next((p for p, arch in PLATFORM_ARCH.items() if arch == self.machine), f"linux/{self.machine}")
 
 
 def examine(host: Host, manifest, image, platform: str, profile, *, build_only=False) -> list:
