@@ -1,10 +1,12 @@
 #!/usr/bin/env python3
 """Install an image's stack on this host, without a container: what images/<name>/install.<os>-<arch>.sh runs.
 
-    python3 host_install.py --repo ROOT --venv DIR --cache DIR [--wheelhouse DIR] [--system-python] < PLAN
+    python3 host_install.py --repo ROOT --venv DIR --cache DIR [--wheelhouse DIR] [--system-python] < LAYOUT
 
-PLAN (JSON on stdin, rendered into the script from pins.yaml and the lock) lists the image's parts,
-each one run of install_tier.py exactly as one image layer is (tiers/<n>-<tier>/{deps,pins}). In order:
+LAYOUT (JSON on stdin, rendered into the script from pins.yaml) lists the image's parts, each one run of
+install_tier.py exactly as one image layer is (tiers/<n>-<tier>/{deps,pins}); ROOT's committed lock and
+pins.json complete it into the plan (image_pipeline/render/host_plan.py: the versions, files, hashes,
+commits and patches), which is also read as it is (format 1) from a test. In order:
   1. every file, archive and source tree of every part is fetched (from --wheelhouse, or downloaded
      into --cache) and checked against the lock; one that is not the pinned one stops the install
      here, named, before the environment is touched. A file the lock holds no sha256 for is refused
@@ -24,6 +26,7 @@ import argparse
 import fcntl
 import hashlib
 import html.parser
+import importlib.util
 import json
 import os
 import re
@@ -503,6 +506,37 @@ def extras(plan: dict, environment: Environment) -> list:
     return sorted(p["name"] for p in json.loads(out) if canonical(p["name"]) not in wanted)
 
 
+def read_plan(text: str, repo: Path) -> dict:
+    """The plan on stdin: an install script's layout (format 2), completed from repo's lock and pins.json."""
+    try:
+        given = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise InstallError(f"the layout on stdin is not JSON ({exc}): run the install script, not this file") from None
+    form = given.get("format") if isinstance(given, dict) else None
+    if form == 1:
+        return given
+    if form != 2:
+        raise InstallError(f"the layout is format {form!r}, this installer reads format 2: run the script from the "
+                           f"checkout it was rendered in")
+    host_plan = load_host_plan()
+    try:
+        return host_plan.complete(given, repo)
+    except host_plan.PlanError as exc:
+        raise InstallError(str(exc)) from None
+
+
+def load_host_plan():
+    """This checkout's image_pipeline/render/host_plan.py, by its path: the package's imports need what the
+    host lacks."""
+    path = Path(__file__).resolve().parent.parent / "image_pipeline" / "render" / "host_plan.py"
+    if not path.is_file():
+        raise InstallError(f"{path} is missing: run the script from a checkout of the repository")
+    spec = importlib.util.spec_from_file_location("verl_image_host_plan", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--repo", type=Path, required=True, help="the checkout holding installer/, payload/, patches/")
@@ -513,10 +547,10 @@ def main(argv=None) -> int:
     parser.add_argument("--allow-unverified", action="append", default=[], metavar="NAME",
                         help="install component NAME although the lock holds no sha256 for its file (repeatable)")
     args = parser.parse_args(argv)
-    plan = json.load(sys.stdin)
-    if plan.get("format") != 1:
-        print(f"host_install: the plan is format {plan.get('format')}, this installer reads format 1: run the script "
-              f"from the checkout it was rendered in", file=sys.stderr)
+    try:
+        plan = read_plan(sys.stdin.read(), args.repo.resolve())
+    except InstallError as exc:
+        print(f"host_install: {exc}", file=sys.stderr)
         return 2
     venv = args.venv.expanduser().absolute()
     args.cache.mkdir(parents=True, exist_ok=True)

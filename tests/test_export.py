@@ -22,12 +22,25 @@ from image_pipeline.render import dockerfile, install_script, lint, tree
 from conftest import REPO, edit, manifest, run_in_process, tree_snapshot
 
 M = manifest()
-PLAN = re.compile(r"<<'PLAN'\n(.*)\nPLAN\n", re.S)
+LAYOUT = re.compile(r"<<'LAYOUT'\n(.*)\nLAYOUT\n", re.S)
 
 
-def _plan(name: str, platform: str) -> dict:
-    text = (REPO / "images" / name / install_script.script_name(platform)).read_text()
-    return json.loads(PLAN.search(text).group(1))
+def _host_install_module():
+    sys.path.insert(0, str(REPO / "baremetal"))
+    try:
+        import host_install
+    finally:
+        sys.path.remove(str(REPO / "baremetal"))
+    return host_install
+
+
+def _layout(name: str, platform: str, root=REPO) -> str:
+    return LAYOUT.search((root / "images" / name / install_script.script_name(platform)).read_text()).group(1)
+
+
+def _plan(name: str, platform: str, root=REPO) -> dict:
+    """What the script installs: its layout, completed from the lock and pins.json as host_install.py does."""
+    return _host_install_module().read_plan(_layout(name, platform, root), root)
 
 
 def _scripts(root=REPO):
@@ -54,7 +67,7 @@ def test_a_hand_edit_or_a_lost_executable_bit_fails_the_drift_gate(repo_copy):
     assert run_in_process("render", "--check", root=repo_copy).returncode == 0
 
 
-def test_a_pin_bump_changes_the_dockerfile_and_the_script_in_the_same_render(repo_copy):
+def test_a_pin_bump_re_renders_no_script_and_the_script_installs_the_new_version(repo_copy):
     transformers = M.components["transformers"]
     users = [name for name, image in M.images.items() if transformers in image.components]
     before = tree_snapshot(repo_copy / "images")
@@ -63,26 +76,81 @@ def test_a_pin_bump_changes_the_dockerfile_and_the_script_in_the_same_render(rep
     assert run_in_process("render", root=repo_copy).returncode == 0
     after = tree_snapshot(repo_copy / "images")
     changed = sorted(p for p in after if before.get(p) != after[p])
+    assert changed and not [p for p in changed if "/install." in p]
     for name in users:
         assert f"{name}/Dockerfile" in changed
         for platform in M.images[name].platforms:
-            script = f"{name}/{install_script.script_name(platform)}"
-            assert script in changed
-            plan = json.loads(PLAN.search(after[script].decode()).group(1))
+            plan = _plan(name, platform, repo_copy)
             versions = [c["version"] for comps in plan["pins"]["stack"].values() for c in comps
                         if c["name"] == "transformers"]
             assert versions == [f"{transformers.version}.1"]
 
 
-def test_a_re_lock_changes_the_script_and_not_the_dockerfile(repo_copy):
+def test_a_re_lock_re_renders_nothing_and_the_script_installs_the_new_hash(repo_copy):
     lock_path = repo_copy / "images/cpu/pylock.linux-amd64.toml"
     entry = next(e for e in lockfile.read(lock_path).packages if e.name == "six")
+    line = f"six=={entry.version} --hash=sha256:{'0' * 64}"
     edit(lock_path, entry.artifact.sha256, "0" * 64)
     before = tree_snapshot(repo_copy / "images")
     assert run_in_process("render", root=repo_copy).returncode == 0
-    after = tree_snapshot(repo_copy / "images")
-    assert sorted(p for p in after if before.get(p) != after[p]) == ["cpu/install.linux-amd64.sh"]
-    assert f"six=={entry.version} --hash=sha256:{'0' * 64}" in after["cpu/install.linux-amd64.sh"].decode()
+    assert tree_snapshot(repo_copy / "images") == before
+    assert line in [r for part in _plan("cpu", "linux/amd64", repo_copy)["parts"] for r in part["requirements"]]
+    assert line not in [r for part in _plan("cpu", "linux/amd64")["parts"] for r in part["requirements"]]
+
+
+def test_no_script_carries_a_hash_or_a_locked_version():
+    """images/ holds one copy of each lock: its scripts, as rendered now, name packages, never their versions
+    or sha256 (the drift gate holds the committed ones equal)."""
+    outputs = tree.render_all(M, REPO, readme_blocks())
+    for name, image in M.images.items():
+        for platform in image.platforms:
+            text = outputs[Path("images", name, install_script.script_name(platform))]
+            assert not re.search(r"[0-9a-f]{64}", text), f"{name} {platform}: a sha256 in the script"
+            lock = lockfile.read(lockfile.path_for(REPO, name, platform))
+            assert not [e for e in lock.packages if f"{e.name}=={e.version}" in text or e.artifact.name in text]
+
+
+def test_the_plan_is_completed_with_the_standard_library_alone():
+    """host_install.py runs on a bare host's python: the plan module it loads imports nothing else."""
+    code = ("import sys, pathlib; sys.path.insert(0, sys.argv[1] + '/baremetal'); import host_install; "
+            "plan = host_install.read_plan(sys.stdin.read(), pathlib.Path(sys.argv[1])); "
+            "print(len(plan['parts']), sorted(sys.modules.keys() & {'yaml', 'jinja2', 'packaging', 'image_pipeline'}))")
+    result = subprocess.run([sys.executable, "-I", "-S", "-c", code, str(REPO)], input=_layout("npu-a2", "linux/arm64"),
+                            capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split(" ", 1)[1].strip() == "[]"
+    assert int(result.stdout.split()[0]) == len(_plan("npu-a2", "linux/arm64")["parts"]) > 0
+
+
+@pytest.mark.parametrize("change, message", [
+    (lambda layout: {**layout, "image": "../../etc"}, "names image '../../etc' on 'linux/amd64': not an image"),
+    (lambda layout: {**layout, "platform": "linux/--arm64"}, "not an image of this repository"),
+    (lambda layout: {**layout, "format": 3}, "the layout is format 3, this installer reads format 2"),
+    (lambda layout: {**layout, "image": "no-such-image"}, "no-such-image/pylock.linux-amd64.toml is missing"),
+])
+def test_a_layout_that_names_no_image_here_stops_in_one_line(change, message, tmp_path):
+    layout = json.loads(_layout("cpu", "linux/amd64"))
+    result = _host_install(change(layout), tmp_path / "venv", tmp_path / "cache", tmp_path / "wh")
+    assert result.returncode == 2 and message in result.stderr, result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1 and not (tmp_path / "venv").exists()
+
+
+@pytest.mark.parametrize("damage, message", [
+    (lambda root: edit(root / "images/cpu/pylock.linux-amd64.toml", 'image = "cpu"', 'image = "npu-a2"'),
+     "locks npu-a2 on linux/amd64, the script installs cpu on linux/amd64"),
+    (lambda root: edit(root / "images/cpu/pylock.linux-amd64.toml", "[[packages]]", "[[packages]"),
+     "not a lock this installer reads (TOMLDecodeError"),
+    (lambda root: edit(root / "images/cpu/pylock.linux-amd64.toml", "hashes = { sha256", "hashes = { md5"),
+     "not a lock this installer reads (KeyError: 'sha256')"),
+    (lambda root: (root / "images/cpu/pins.json").write_text("[]"), "pins.json: not the pins.json of image cpu"),
+])
+def test_a_damaged_lock_or_pins_file_stops_in_one_line_naming_it(damage, message, repo_copy, tmp_path):
+    damage(repo_copy)
+    result = subprocess.run([sys.executable, str(REPO / "baremetal/host_install.py"), "--repo", str(repo_copy),
+                             "--venv", str(tmp_path / "venv"), "--cache", str(tmp_path / "cache")],
+                            input=_layout("cpu", "linux/amd64"), capture_output=True, text=True)
+    assert result.returncode == 2 and message in result.stderr, result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1 and not (tmp_path / "venv").exists()
 
 
 def test_every_script_is_shellcheck_clean():
@@ -128,12 +196,11 @@ def _fake_house(image, platform, lock, tmp_path) -> Wheelhouse:
     return house
 
 
-@pytest.mark.parametrize("name", [name for name in M.images])
-def test_the_script_installs_what_the_build_context_holds(name, tmp_path):
+@pytest.mark.parametrize("name, platform", [(name, p) for name, image in M.images.items() for p in image.platforms])
+def test_the_script_installs_what_the_build_context_holds(name, platform, tmp_path):
     """Each part of the plan is the tier directory the image build mounts: the same requirements.txt and
     sources.json items (the host fetches `fetch` itself and keeps its own system packages)."""
     image = M.images[name]
-    platform = image.platforms[0]
     lock = lockfile.read(lockfile.path_for(REPO, name, platform))
     rendered = dockerfile.render_image(dockerfile.environment(REPO / "templates"), M, image)
     target = context.assemble(REPO, image, platform, rendered, _fake_house(image, platform, lock, tmp_path),

@@ -155,7 +155,8 @@ def _export_args(parser):
 
 
 @command("export", "write an image's bare-metal install scripts (images/<name>/install.<platform>.sh, rendered from "
-                   "the same pins and lock as its Dockerfile) and say how to run them", _export_args)
+                   "the same pins and layers as its Dockerfile; they read the lock at run time) and say how to run "
+                   "them", _export_args)
 def _export(inv, args):
     from ..files import atomic_write
     from ..render import dockerfile, install_script

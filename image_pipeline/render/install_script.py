@@ -2,11 +2,11 @@
 same pins and lock as its Dockerfile.
 
 The script checks the host for the facts the image's base pins (architecture, glibc, python,
-CANN), then hands baremetal/host_install.py a plan: the image's parts (render/install_plan.py,
-the same ones the build context holds), its patches, its pins.json and the ENV of the final
+CANN), then hands baremetal/host_install.py the image's layout: its parts (render/install_plan.py,
+the same ones the build context holds) without a version, file or hash, and the ENV of the final
 stage of the rendered Dockerfile (read from it, so the activation file sets what a container
-gets). A pins.yaml bump or a re-lock changes the plan, so the script changes in the same
-render as the Dockerfile.
+gets). host_install.py completes it from the committed lock and pins.json (render/host_plan.py), so
+a version bump or a re-lock re-renders no script: only a change of layers, ENV or base does.
 """
 
 from __future__ import annotations
@@ -32,40 +32,29 @@ def render_scripts(env, manifest, image, root, dockerfile_text: str) -> dict:
         lock = lockfile.read(lockfile.path_for(root, image.name, platform))
         if lock is None:
             continue  # `build.py lock` first; render --check reports the missing lock
-        plan = build_plan(manifest, image, platform, lock, own, dockerfile_text)
         text = dockerfile.render_template(
-            env, "install.sh.j2", image.name, image=image, platform=platform, arch=PLATFORM_ARCH[platform], plan=plan, plan_json=plan_text(plan),
-            script=script_name(platform), lock_path=f"images/{image.name}/pylock.{platform_slug(platform)}.toml",
-            glibc=_glibc(image))
+            env, "install.sh.j2", image.name, image=image, platform=platform, arch=PLATFORM_ARCH[platform],
+            layout_json=layout_text(layout(image, platform, lock, own, dockerfile_text)), script=script_name(platform),
+            lock_path=f"images/{image.name}/pylock.{platform_slug(platform)}.toml", glibc=_glibc(image))
         out[script_name(platform)] = text
     return out
 
 
-def build_plan(manifest, image, platform: str, lock, own: dict, dockerfile_text: str) -> dict:
-    parts = []
-    for part in install_plan.parts(image, platform, lock, own):
-        sources = part.sources(image)
-        sources["items"] = [dict(item) for item in part.items]  # with `fetch`: the host fetches them itself
-        sources["apt_build"] = []  # the script checks the host's packages up front and never purges them
-        parts.append({"slug": part.slug, "requirements": part.requirements().splitlines(),
-                      "files": [{"name": e.artifact.name, "sha256": e.artifact.sha256, "url": e.artifact.url,
-                                 "index": e.index, "project": e.name} for e in part.entries],
-                      "sources": sources})
+def layout(image, platform: str, lock, own: dict, dockerfile_text: str) -> dict:
+    """What the script hands host_install.py: everything of the plan but what the lock and pins.json hold."""
     env = final_env(dockerfile_text, skip=set(image.base.get("env") or {}))
     return {
-        "format": 1,
+        "format": 2,
         "image": image.name,
         "platform": platform,
-        "lock_inputs": lock.inputs,
         "python": image.python,
         "device": image.device,
         "system_site_packages": "-m venv --system-site-packages" in dockerfile_text,  # the image's venv does
         "image_venv": dict(env)["VIRTUAL_ENV"],  # host_install.py writes the host's venv in its place
         "env_scripts": list(image.base.get("env_scripts") or ()),
         "env": env,
-        "patches": [p.as_dict() for p in image.patches],
-        "pins": image.pins(manifest.repository),
-        "parts": parts,
+        "soc_version": image.soc_version,
+        "parts": [part.layout() for part in install_plan.parts(image, platform, lock, own)],
     }
 
 
@@ -85,28 +74,13 @@ def final_env(dockerfile_text: str, skip=()) -> list:
     return pairs
 
 
-def plan_text(plan: dict) -> str:
-    """The plan as JSON with one file or requirement per line, so a bump's diff reads line by line."""
-    lines = ["{"]
-    keys = list(plan)
-    for number, key in enumerate(keys):
-        comma = "," if number < len(keys) - 1 else ""
-        if key != "parts":
-            lines.append(f" {json.dumps(key)}: {json.dumps(plan[key], sort_keys=True)}{comma}")
-            continue
-        lines.append(' "parts": [')
-        for index, part in enumerate(plan["parts"]):
-            lines.append(f'  {{"slug": {json.dumps(part["slug"])},')
-            for field in ("requirements", "files"):
-                lines.append(f'   {json.dumps(field)}: [')
-                rows = [json.dumps(row, sort_keys=True) for row in part[field]]
-                lines += [f"    {row}," for row in rows[:-1]] + [f"    {row}" for row in rows[-1:]]
-                lines.append("   ],")
-            lines.append(f'   "sources": {json.dumps(part["sources"], sort_keys=True)}}}'
-                         + ("," if index < len(plan["parts"]) - 1 else ""))
-        lines.append(" ]" + comma)
-    lines.append("}")
-    return "\n".join(lines)
+def layout_text(layout: dict) -> str:
+    """The layout as JSON with one part per line, so a change of layers reads line by line in a diff."""
+    keys = [key for key in layout if key != "parts"]
+    lines = ["{", *(f" {json.dumps(key)}: {json.dumps(layout[key], sort_keys=True)}," for key in keys), ' "parts": [']
+    rows = [json.dumps(part) for part in layout["parts"]]  # slug first: parts read in install order
+    lines += [f"  {row}," for row in rows[:-1]] + [f"  {row}" for row in rows[-1:]]
+    return "\n".join(lines + [" ]", "}"])
 
 
 def _glibc(image) -> str:
