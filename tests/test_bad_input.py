@@ -218,8 +218,8 @@ CASES = [
                                     "      LONG: " + "x" * 200_000 + "\n"), "images.cpu.env.LONG",
      "at most 4096", "LONG"),
     # compatibility rules, each naming both pins
-    ("rule-torch-npu", set_value(("components", "torch_npu", "version"), other_minor(M.components["torch_npu"].version)),
-     "components.torch_npu", "torch-npu-matches-torch", "torch_npu:"),
+    ("rule-torch-npu", set_value(("components", "torch-npu", "version"), other_minor(M.components["torch-npu"].version)),
+     "components.torch-npu", "torch-npu-matches-torch", "torch-npu:"),
     ("rule-mindspeed-line", set_value(("components", "mindspeed", "branch"), "core_r0.1.0"), "components.mindspeed",
      "mindspeed-matches-megatron", "mindspeed:"),
     ("rule-cpu-shares-megatron-line", set_value(("components", "megatron-core", "version"),
@@ -369,7 +369,7 @@ CASES = [
      "axes.device.npu.device_checks_waived.linux/amd64", "must not be empty", "linux/amd64:"),
     ("rule-roles-missing", delete(("images", "cpu", "stack", "transformers")), "images.cpu.stack",
      "[roles] image 'cpu' (cpu) needs a 'transformers' component", "stack:"),
-    ("rule-roles-npu-only", insert_after(("images", "cpu", "stack", "verl"), "      torch_npu: torch_npu\n"),
+    ("rule-roles-npu-only", insert_after(("images", "cpu", "stack", "verl"), "      torch_npu: torch-npu\n"),
      "images.cpu.stack.torch_npu", "[roles] 'torch_npu' is for npu images only", "torch_npu:"),
     ("rule-roles-backend", insert_after(("axes", "backend", "vllm", "stack", "vllm_ascend"), "        sglang: sglang\n"),
      "axes.line.latest.stack",
@@ -441,7 +441,7 @@ def test_rule_message_names_both_pins(repo_copy):
     moved = other_minor(TORCH.version)
     pins.write_text("".join(set_value(("components", "torch", "version"), moved)(list(LINES))))
     message = run_build("validate", root=repo_copy).stderr
-    assert f"torch_npu {M.components['torch_npu'].version} (pins.yaml:" in message and \
+    assert f"torch-npu {M.components['torch-npu'].version} (pins.yaml:" in message and \
         f"torch {moved} (pins.yaml:" in message, message
 
 

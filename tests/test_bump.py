@@ -76,7 +76,7 @@ def test_torch_alone_fails_naming_the_torch_npu_rule_and_touches_nothing(repo):
     before = tree_snapshot(repo)
     result = run_build("bump", "torch", f"{torch.major}.{torch.minor + 1}.0", "--reason", "r", root=repo)
     assert result.returncode == 2
-    assert "[torch-npu-matches-torch]" in result.stderr and "--also torch_npu=" in result.stderr
+    assert "[torch-npu-matches-torch]" in result.stderr and "--also torch-npu=" in result.stderr
     assert tree_snapshot(repo) == before
 
 

@@ -109,7 +109,7 @@ def _other_torch():
 def test_a_pin_the_locked_packages_reject_stops_render_with_both_requirements(repo_copy):
     wanted, other = _other_torch()
     pins = repo_copy / "pins.yaml"
-    for comp in ("torch", "torch_npu"):
+    for comp in ("torch", "torch-npu"):
         version = M.components[comp].version
         edit(pins, f"depName={M.components[comp].dist}\n    version: {version}",
              f"depName={M.components[comp].dist}\n    version: {other}")
@@ -127,7 +127,7 @@ def test_a_pin_the_locked_packages_reject_stops_render_with_both_requirements(re
 def test_the_same_bump_is_refused_and_touches_nothing(repo_copy):
     _, other = _other_torch()
     before = tree_snapshot(repo_copy)
-    result = run_build("bump", "torch", other, "--also", f"torch_npu={other}", "--reason", "r", "--issue",
+    result = run_build("bump", "torch", other, "--also", f"torch-npu={other}", "--reason", "r", "--issue",
                        "https://example.org/i", root=repo_copy)
     assert result.returncode == 2
     assert "vllm-ascend" in result.stderr and f"pins torch {other}" in result.stderr

@@ -7,7 +7,7 @@ import pytest
 from ruamel.yaml import YAML
 
 from image_pipeline.errors import UserError
-from image_pipeline.manifest.load import RENAMED_PIN_FIELDS
+from image_pipeline.manifest.load import RENAMED_COMPONENTS, RENAMED_PIN_FIELDS
 from image_pipeline.manifest import load_manifest
 from image_pipeline.manifest.document import MAX_DEPTH, parse
 
@@ -170,6 +170,28 @@ def test_a_pin_field_under_its_old_name_is_read_as_the_new_one_with_one_line_say
     assert warning.startswith(f"warning: pins.yaml:{line}: {'.'.join(renamed.keypath)}.{old_name}: renamed to '{new_name}'")
     assert {n: c.get(new_name) for n, c in old.components.items()} == {n: c.get(new_name) for n, c in M.components.items()}
     assert old.doc.line(renamed.keypath + (new_name,)) == line
+
+
+@pytest.mark.parametrize("old_name, new_name", sorted(RENAMED_COMPONENTS.items()))
+def test_a_component_under_its_old_name_is_read_as_the_new_one_with_one_line_per_use(tmp_path, capsys, old_name,
+                                                                                     new_name):
+    """torch_npu was the one component named with an underscore: a pins.yaml written before the rename, its
+    definition and its uses in images, loads to the same manifest for one release, each place named."""
+    copy_repo(tmp_path)
+    text = (REPO / "pins.yaml").read_text()
+    uses = text.count(f"torch_npu: {new_name}\n")  # the role's component, in the images' stacks
+    assert f"\n  {new_name}:\n" in text and uses >= 1
+    old_text = text.replace(f"\n  {new_name}:\n", f"\n  {old_name}:\n").replace(f"torch_npu: {new_name}\n",
+                                                                                      f"torch_npu: {old_name}\n")
+    (tmp_path / "pins.yaml").write_text(old_text)
+    old = load_manifest(tmp_path / "pins.yaml", check_rules=False)
+    warnings = capsys.readouterr().err.splitlines()
+    line = old_text[:old_text.index(f"\n  {old_name}:\n")].count("\n") + 2
+    assert warnings[0] == (f"warning: pins.yaml:{line}: components.{old_name}: renamed to {new_name!r} (the old name is "
+                           f"read until the next release)")
+    assert len(warnings) >= 1 + uses and all(f"component {old_name!r} is renamed {new_name!r}" in w for w in warnings[1:])
+    assert {n: i.components for n, i in old.images.items()} == {n: i.components for n, i in M.images.items()}
+    assert old.doc.line(("components", new_name)) == line
 
 
 def test_a_text_parsed_again_gives_a_document_of_its_own():

@@ -22,7 +22,7 @@ def _bump_args(parser):
     parser.add_argument("--url", help="url: new download URL")
     parser.add_argument("--sha256", help="url: checksum of the new download")
     parser.add_argument("--also", action="append", default=[], metavar="COMPONENT=VERSION",
-                        help="bump another pin in the same change (pins that move together, e.g. torch_npu)")
+                        help="bump another pin in the same change (pins that move together, e.g. torch-npu)")
     parser.add_argument("--keep-text", metavar="REASON",
                         help="why text in pins.yaml that names the old release stays (one line; recorded as the pin's "
                              "keeps_text and shown in the PR body); without it such text refuses the bump")

@@ -21,6 +21,10 @@ from .model import Component, Image, Index, Manifest, Patch, Registry, Runner, T
 # old name -> new name: `overrides` was one letter from an image's `override`; `deviates` a near-synonym
 # of `differs` (a pin against upstream's file) for another thing (the cpu stand-in against the NPU pin)
 RENAMED_PIN_FIELDS = {"overrides": "wins_over", "deviates": "cpu_stand_in"}
+# old component name -> new: components are named with hyphens, as their dists are; torch_npu stays the
+# role's name (and the import's), as every role is named with underscores
+RENAMED_COMPONENTS = {"torch_npu": "torch-npu", "torch_npu-sglang": "torch-npu-sglang",
+                      "torch_npu-verl0.8.0": "torch-npu-verl0.8.0"}
 REQUIRED_IMAGE_FIELDS = ("device", "base", "python", "platforms", "runner", "tag", "stack", "env")
 # CI runs one job per image and platform (`build.py matrix`), and a GitHub Actions matrix runs at most
 # 256 jobs: more builds could never all run. Checked before an image entry expands, so a few lines of
@@ -38,6 +42,7 @@ def build_manifest(doc: Document, *, check_rules: bool = True) -> Manifest:
     if not isinstance(doc.data, dict):
         raise doc.error((), f"must be a mapping at the top level, got {schema.kind(doc.data)}")
     _read_renamed_fields(doc)
+    _read_renamed_components(doc)
     schema.check(doc)
     data = doc.data
     tiers = _tiers(doc, data["tiers"])
@@ -77,6 +82,31 @@ def _read_renamed_fields(doc: Document) -> None:
                 body[new] = body.pop(old)
                 for path in [p for p in doc.lines if p[:len(keypath)] == keypath]:
                     doc.lines[("components", name, new) + path[len(keypath):]] = doc.lines[path]
+
+
+def _read_renamed_components(doc: Document) -> None:
+    """A component under its old name is read under the new one, with one line on stderr saying so (its
+    uses in images are mapped by _resolve); the old names are read for one release."""
+    components = doc.data.get("components")
+    if not isinstance(components, dict):
+        return
+    for old, new in RENAMED_COMPONENTS.items():
+        if old in components and new not in components:
+            keypath = ("components", old)
+            print(f"warning: {doc.name}:{doc.line(keypath)}: {dotted(keypath)}: renamed to {new!r} "
+                  f"(the old name is read until the next release)", file=sys.stderr)
+            components[new] = components.pop(old)
+            for path in [p for p in doc.lines if p[:len(keypath)] == keypath]:
+                doc.lines[("components", new) + path[len(keypath):]] = doc.lines[path]
+
+
+def renamed_component(name: str, where: str) -> str:
+    """The component's name today: an old one is read for one release, with one line on stderr."""
+    if name not in RENAMED_COMPONENTS:
+        return name
+    print(f"warning: {where}: component {name!r} is renamed {RENAMED_COMPONENTS[name]!r} (the old name is read until "
+          f"the next release)", file=sys.stderr)
+    return RENAMED_COMPONENTS[name]
 
 
 def _tiers(doc, raw) -> tuple:
@@ -295,6 +325,8 @@ def _stack(manifest, merged, where, resolve) -> tuple:
 
 
 def _resolve(manifest, name, keypath) -> Component:
+    if name not in manifest.components and isinstance(name, str):
+        name = renamed_component(name, f"{manifest.doc.name}:{manifest.doc.line(keypath)}: {dotted(keypath)}")
     if name not in manifest.components:
         raise manifest.error(keypath, f"unknown component {name!r}{schema.suggest(name, manifest.components)}")
     return manifest.components[name]

@@ -148,7 +148,7 @@ def _torch_npu(manifest):
         torch, npu = img.role("torch"), img.role("torch_npu")
         if torch and npu and _major_minor(torch.release) != _major_minor(npu.release):
             yield npu.keypath, (f"{manifest.pin_text(npu)} and {manifest.pin_text(torch)} must share major.minor "
-                                f"(bump them together: bump torch X --also torch_npu=X)")
+                                f"(bump them together: bump torch X --also torch-npu=X)")
 
 
 @rule("vllm-ascend-matches-vllm", "vllm and vllm-ascend come from one release line (major.minor)")
