@@ -46,7 +46,7 @@ def test_a_baseline_made_on_another_architecture_is_refused(repo_copy):
 def test_a_baseline_comes_only_from_an_image_labelled_as_that_image_and_platform():
     image = M.default_image
     pins = image_config.oci_labels(M.repository, image, "linux/amd64", "d" * 64, "sha256:b",
-                                   (REPO / f"images/{image.name}/pins.json").read_text())
+                                   (REPO / f"images/{image.name}/pins.json").read_text(), "t" * 64)
     baseline.require_image_of(pins, "ref", image, "linux/amd64")
     with pytest.raises(UserError, match="labelled image 'cpu' for 'linux/amd64', not cpu for linux/arm64"):
         baseline.require_image_of(pins, "ref", image, "linux/arm64")

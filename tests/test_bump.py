@@ -239,7 +239,7 @@ def test_pr_body_a_reviewer_can_act_on(repo, tmp_path):
               root=repo, check=True)
     run = tmp_path / "artifacts/cpu/20261202T000000Z-1"
     run.mkdir(parents=True)
-    (run / "run.json").write_text(json.dumps({"platform": "linux/amd64"}))
+    (run / "run.json").write_text(json.dumps({"platform": "linux/amd64", "tree_inputs": _tree(repo, "cpu", "linux/amd64")}))
     (run / "results.json").write_text(json.dumps([{"name": "train", "status": "PASS"},
                                                   {"name": "sync.collective", "status": "PASS"}]))
     (run / "metrics.txt").write_text("train.loss.step_01:6.94\ntrain.loss.step_02:0.64\nsync.collective.synthetic.gbps:0.85\n")
@@ -258,18 +258,80 @@ def test_pr_body_a_reviewer_can_act_on(repo, tmp_path):
     assert "- [ ] `cpu` linux/arm64: build stage on " in body and "- [ ] `cpu` linux/arm64: device stage on " in body
 
 
-def _stage_run(artifacts, image, platform, stage, results, stamp):
+def _tree(root, image, platform) -> str:
+    """The tree digest an image built from root carries (and a smoke run of it records)."""
+    from image_pipeline.builder.inputs import tree_digest
+    from image_pipeline.review import affected
+
+    return tree_digest(affected.all_inputs(root, load_manifest(root / "pins.yaml"))[0][(image, platform)])
+
+
+def _stage_run(artifacts, image, platform, stage, results, stamp, tree, faults=()):
     run = artifacts / image / f"20261202T00000{stamp}Z-1"
     run.mkdir(parents=True)
-    (run / "run.json").write_text(json.dumps({"platform": platform, "stage": stage}))
+    (run / "run.json").write_text(json.dumps({"platform": platform, "stage": stage, "tree_inputs": tree,
+                                              "faults": list(faults)}))
     (run / "results.json").write_text(json.dumps([{"name": n, "status": s} for n, s in results.items()]))
+
+
+def test_the_tree_an_image_is_labelled_with_is_the_one_a_pr_body_computes_for_its_tree():
+    from image_pipeline.builder import pipeline
+    from image_pipeline.builder.inputs import tree_digest
+    from image_pipeline.review import affected
+
+    computed, _ = affected.all_inputs(REPO, M)
+    for name, image in M.images.items():
+        rendered = pipeline.rendered_files(M, image, REPO)
+        for platform in image.platforms:
+            assert pipeline.tree_inputs_of(REPO, image, platform, rendered) == tree_digest(computed[(name, platform)])
+
+
+class _Started(Exception):
+    pass
+
+
+def test_a_smoke_run_records_the_tree_and_content_hash_its_image_is_labelled_with(tmp_path):
+    """An engine stand-in that holds one labelled image and starts nothing (run.json is written first)."""
+    from types import SimpleNamespace
+
+    from image_pipeline.builder import image_config
+    from image_pipeline.host import passthrough
+    from image_pipeline.smoke import runner
+
+    def start(*args, **kwargs):
+        raise _Started
+
+    labels = {image_config.TREE_INPUTS_LABEL: "t" * 64, image_config.CONTENT_LABEL: "c" * 64}
+    client = SimpleNamespace(images=SimpleNamespace(get=lambda reference: SimpleNamespace(labels=labels)),
+                             containers=SimpleNamespace(run=start))
+    with pytest.raises(_Started):
+        runner.run(client, "cpu", "ref", artifacts=tmp_path, echo=False, npu=passthrough.NpuPassthrough((), ()))
+    (meta,) = tmp_path.glob("cpu/*/run.json")
+    assert json.loads(meta.read_text())["tree_inputs"] == "t" * 64
+    assert json.loads(meta.read_text())["content_hash"] == "c" * 64
+
+
+def test_pr_body_counts_only_runs_of_the_reviewed_tree_without_faults(repo, tmp_path):
+    """A run of the image before the change (another tree) or with a fault injected is no evidence of it:
+    the stage stays owed, and the body says why the run in artifacts/ does not count."""
+    edit(repo / "smoke_tests/train.py", "WARMUP_STEPS = ", "WARMUP_STEPS  = ")
+    artifacts = tmp_path / "artifacts"
+    _stage_run(artifacts, "cpu", "linux/amd64", "build", {"conformance.versions": "PASS"}, 1, _tree(REPO, "cpu", "linux/amd64"))
+    _stage_run(artifacts, "cpu", "linux/amd64", "device", {"train": "PASS"}, 2, _tree(repo, "cpu", "linux/amd64"),
+               faults=["no-pip-index"])
+    body = run_build("pr-body", "--base", "HEAD", "--artifacts", str(artifacts), root=repo, check=True).stdout
+    assert "- `cpu` linux/amd64 build stage" not in body and "- `cpu` linux/amd64 device stage" not in body
+    assert ("- [ ] `cpu` linux/amd64: build stage on `" in body
+            and "(the newest run, 20261202T000001Z-1, is of another tree: no evidence of this change)" in body)
+    assert "- [ ] `cpu` linux/amd64: device stage on `" in body
 
 
 def test_pr_body_shows_each_stage_what_is_owed_and_where_device_checks_are_waived(repo, tmp_path):
     edit(repo / "smoke_tests/train.py", "WARMUP_STEPS = ", "WARMUP_STEPS  = ")  # every image affected, no network needed
     artifacts = tmp_path / "artifacts"
-    _stage_run(artifacts, "cpu", "linux/amd64", "build", {"conformance.versions": "PASS"}, 1)
-    _stage_run(artifacts, "cpu", "linux/amd64", "device", {"train": "PASS", "sync.mooncake": "FAIL"}, 2)
+    tree = _tree(repo, "cpu", "linux/amd64")
+    _stage_run(artifacts, "cpu", "linux/amd64", "build", {"conformance.versions": "PASS"}, 1, tree)
+    _stage_run(artifacts, "cpu", "linux/amd64", "device", {"train": "PASS", "sync.mooncake": "FAIL"}, 2, tree)
     body = run_build("pr-body", "--base", "HEAD", "--artifacts", str(artifacts), root=repo, check=True).stdout
     assert "- `cpu` linux/amd64 build stage: pass, 1 PASS" in body
     assert "- `cpu` linux/amd64 device stage: FAIL (sync.mooncake), 1 FAIL, 1 PASS" in body

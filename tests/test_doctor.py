@@ -247,7 +247,8 @@ def _runner_options(npu, tmp_path, monkeypatch) -> dict:
     def record(reference, command, **kwargs):
         seen.update(kwargs)
         raise _Recorded
-    ENGINE_STAND_IN = SimpleNamespace(containers=SimpleNamespace(run=record))
+    ENGINE_STAND_IN = SimpleNamespace(containers=SimpleNamespace(run=record),
+                                      images=SimpleNamespace(get=lambda reference: SimpleNamespace(labels={})))
     monkeypatch.setattr(runner, "detect_npu", lambda: npu)
     with pytest.raises(_Recorded):
         runner.run(ENGINE_STAND_IN, "npu-a2", "ref", artifacts=tmp_path, echo=False)

@@ -135,7 +135,8 @@ def _written_around_the_layers(root: Path) -> tuple:
     rendered = dockerfile.render_image(dockerfile.environment(root / "templates"), manifest, image)
     found = inputs.build_inputs(root, image, platform, rendered)
     digest = inputs.content_hash(found, "sha256:b", {})
-    labels = image_config.oci_labels(manifest.repository, image, platform, digest, "sha256:b", rendered["pins.json"])
+    labels = image_config.oci_labels(manifest.repository, image, platform, digest, "sha256:b", rendered["pins.json"],
+                                     inputs.tree_digest(found))
     bill = sbom.build_sbom(manifest, image, platform, lockfile.read(lockfile.path_for(root, image.name, platform)),
                            dpkg_status="", base_reference=image.base.reference, base_id="sha256:b",
                            content_hash=digest, source_date_epoch=image_config.SOURCE_DATE_EPOCH)

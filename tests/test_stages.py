@@ -156,7 +156,7 @@ def test_the_label_says_what_pins_yaml_says_about_each_platforms_device_checks()
     waived, tested = sorted(NPU.waivers)[0], next(p for p in NPU.platforms if p not in NPU.waivers)
     assert image_config.device_checks_label(NPU, waived) == f"not run on {waived}: {NPU.waivers[waived]}"
     assert image_config.device_checks_label(NPU, tested).startswith(f"required on {tested} (device runner {NPU.runner.name})")
-    labels = image_config.oci_labels(M.repository, NPU, waived, "d" * 64, IMAGE_ID, "{}")
+    labels = image_config.oci_labels(M.repository, NPU, waived, "d" * 64, IMAGE_ID, "{}", "t" * 64)
     assert labels[image_config.DEVICE_CHECKS_LABEL] == image_config.device_checks_label(NPU, waived)
 
 

@@ -20,6 +20,7 @@ CONTENT_LABEL = "org.verl.image.content-hash"
 PLATFORM_LABEL = "org.verl.image.platform"
 DEVICE_CHECKS_LABEL = "org.verl.image.device-checks"
 PINS_LABEL = "org.verl.image.pins"  # the image's pins.json, compact
+TREE_INPUTS_LABEL = "org.verl.image.tree-inputs"  # inputs.tree_digest of the tree it was built from
 # JSON list of {component, file, sha256}: files installed as served (--allow-unverified), [] when none;
 # pins.json (the label org.verl.image.pins and /etc/verl-image/pins.json) lists them under "unverified"
 UNVERIFIED_LABEL = "org.verl.image.unverified"
@@ -42,7 +43,7 @@ def declared_labels(image, platform: str) -> dict:
     }
 
 
-def oci_labels(repository: str, image, platform, digest: str, base_id: str, pins_json: str) -> dict:
+def oci_labels(repository: str, image, platform, digest: str, base_id: str, pins_json: str, tree_inputs: str) -> dict:
     """The declared labels, and those that are hashes of the inputs: the content hash, the base's id and
     the pins. Nothing here comes from git, the clock or the clone (a clone's remote or path differed
     between two clones of one commit; a commit's time differed between a shallow and a full clone), so
@@ -52,6 +53,7 @@ def oci_labels(repository: str, image, platform, digest: str, base_id: str, pins
         "org.opencontainers.image.title": f"{repository} {image.name}",  # pins.json holds the repository
         "org.opencontainers.image.base.digest": base_id,
         CONTENT_LABEL: digest,
+        TREE_INPUTS_LABEL: tree_inputs,
         PINS_LABEL: json.dumps(json.loads(pins_json), sort_keys=True, separators=(",", ":")),
     }
 

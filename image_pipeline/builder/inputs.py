@@ -113,6 +113,13 @@ def build_inputs(root: Path, image, platform: str, rendered: dict) -> dict:
     return inputs
 
 
+def tree_digest(inputs: dict) -> str:
+    """The digest of what a tree holds of one image and platform (build_inputs: no base, no build args):
+    an image carries it as a label, a smoke run records it, and a PR body counts a run as evidence of
+    the tree it reviews only where the two agree (review/prbody.py)."""
+    return sha256_bytes(json.dumps(inputs, sort_keys=True).encode())
+
+
 def content_hash(inputs: dict, base_id: str, buildargs: dict) -> str:
     payload = json.dumps({"inputs": inputs, "base": base_id, "buildargs": buildargs}, sort_keys=True)
     return sha256_bytes(payload.encode())

@@ -122,6 +122,12 @@ def prepare(api, manifest, image, platform: str, root: Path, profile, *, alterna
     return Prepared(rendered, digest, base_id, tags, tuple(unverified))
 
 
+def tree_inputs_of(root: Path, image, platform: str, rendered: dict) -> str:
+    """The tree digest the image is labelled with: its build inputs without the unverified files' bytes,
+    the base and the build args, so a PR body can match a smoke run with the tree it reviews."""
+    return inputs.tree_digest(inputs.build_inputs(root, image, platform, rendered))
+
+
 def buildargs(image, platform, profile) -> dict:
     return {"BASE_IMAGE": base.local_reference(image.base, platform), **profile.buildargs()}
 
@@ -155,13 +161,15 @@ def build_candidate(api, manifest, image, platform: str, root: Path, profile, pr
     """Download, assemble and build the candidate of prepare()'s result; returns its image id. No tag but
     the candidate's moves (benchmarks and the layer test build bumped trees this way)."""
     rendered, digest, base_id, tags, unverified = prepared
+    tree_inputs = tree_inputs_of(root, image, platform, rendered)
     house = wheelhouse.fetch(manifest, image, platform, root, profile, cache, log,
                              allowed=[u.component for u in unverified])
     listed = [u.as_dict() for u in house.unverified]
     rendered = image_config.with_unverified(rendered, listed)
     target = cache / "context" / image.name / platform_slug(platform)
     context.assemble(root, image, platform, rendered, house, target)
-    labels = image_config.oci_labels(manifest.repository, image, platform, digest, base_id, rendered["pins.json"])
+    labels = image_config.oci_labels(manifest.repository, image, platform, digest, base_id, rendered["pins.json"],
+                                     tree_inputs)
     labels[image_config.UNVERIFIED_LABEL] = json.dumps(listed, sort_keys=True, separators=(",", ":"))
     log(f"image {tags.candidate}: building from {target}")
     built = engine.build(target, tags.candidate, platform=platform, buildargs=buildargs(image, platform, profile),

@@ -33,6 +33,7 @@ class Change:
     manifest: object = None
     base_dockerfiles: dict = field(default_factory=dict)  # image -> rendered Dockerfile on the base side
     base_locks: dict = field(default_factory=dict)  # (image, platform) -> LockFile of the base side
+    inputs: dict = field(default_factory=dict)  # (image, platform) -> build inputs of this tree
 
     @property
     def images(self) -> list:
@@ -93,7 +94,7 @@ def all_inputs(root: Path, manifest) -> dict:
 def compare(root: Path, base_ref: str) -> Change:
     manifest = load_manifest(root / "pins.yaml")
     now, _ = all_inputs(root, manifest)
-    change = Change(manifest=manifest)
+    change = Change(manifest=manifest, inputs=now)
     with tree_of(root, base_ref) as base_root:
         try:
             # the base's pins as written then: a rule added since must not make every pin count as changed

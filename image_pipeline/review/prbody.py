@@ -15,6 +15,7 @@ import json
 from pathlib import Path
 
 from .. import tables
+from ..builder.inputs import tree_digest
 from ..lock import family, lockfile
 from ..manifest import rules
 from ..manifest.model import arch_of
@@ -214,13 +215,17 @@ def _verification(root: Path, change: Change, artifacts: Path | None) -> str:
     for name in change.images:
         image = change.manifest.images[name]
         for platform in image.platforms:
-            whole = _latest(artifacts, name, platform, "results.json", stage="") if artifacts else None
+            tree = tree_digest(change.inputs[(name, platform)])
+            whole = _latest(artifacts, name, platform, "results.json", stage="", tree=tree) if artifacts else None
             if whole is not None:
                 lines.append(_run_line(name, platform, whole))
             for stage in () if whole is not None else _stages_of(image, platform):
-                run = _latest(artifacts, name, platform, "results.json", stage) if artifacts else None
+                run = _latest(artifacts, name, platform, "results.json", stage, tree=tree) if artifacts else None
                 if run is None:
-                    pending.append(f"- [ ] `{name}` {platform}: {_owed(change.manifest, image, platform, stage)}")
+                    other = artifacts and _latest(artifacts, name, platform, "results.json", stage)
+                    pending.append(f"- [ ] `{name}` {platform}: {_owed(change.manifest, image, platform, stage)}"
+                                   + (f" (the newest run, {other.name}, is of another tree: no evidence of this "
+                                      f"change)" if other else ""))
                 else:
                     lines.append(_run_line(name, platform, run, stage))
             if platform in image.waivers:
@@ -249,22 +254,20 @@ def _owed(manifest, image, platform: str, stage: str) -> str:
             f"{image.name} --platform {platform} --registry ... --digest ...`)")
 
 
-def _latest(artifacts: Path, name: str, platform: str, marker: str, stage=None):
-    """The newest run of the image for the platform (and stage: "" is a whole-suite run; None: any)."""
+def _latest(artifacts: Path, name: str, platform: str, marker: str, stage=None, tree: str | None = None):
+    """The newest run of the image for the platform (and stage: "" is a whole-suite run; None: any) that
+    injected no fault; with `tree`, only a run of an image built from that tree (inputs.tree_digest)."""
     directory = artifacts / name
     runs = sorted(p for p in directory.glob("*") if (p / marker).exists()) if directory.is_dir() else []
-    runs = [r for r in runs if _platform_of(r) in (platform, "") and (stage is None or _stage_of(r) == stage)]
+    runs = [r for r in runs if _meta(r).get("platform", "") in (platform, "") and not _meta(r).get("faults")
+            and (stage is None or _meta(r).get("stage", "") == stage)
+            and (tree is None or _meta(r).get("tree_inputs") == tree)]
     return runs[-1] if runs else None
 
 
-def _stage_of(run: Path) -> str:
+def _meta(run: Path) -> dict:
     meta = run / "run.json"
-    return json.loads(meta.read_text()).get("stage", "") if meta.exists() else ""
-
-
-def _platform_of(run: Path) -> str:
-    meta = run / "run.json"
-    return json.loads(meta.read_text()).get("platform", "") if meta.exists() else ""
+    return json.loads(meta.read_text()) if meta.exists() else {}
 
 
 def _run_line(name, platform, run: Path, stage: str = "") -> str:

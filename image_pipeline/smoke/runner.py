@@ -25,7 +25,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from ..builder import engine
-from ..builder.image_config import SBOM_PATH
+from ..builder.image_config import CONTENT_LABEL, SBOM_PATH, TREE_INPUTS_LABEL
 from ..errors import UserError
 from ..host.passthrough import NpuPassthrough, container_options, detect_npu
 from ..manifest.model import arch_of
@@ -111,9 +111,10 @@ def run(api, image: str, reference: str, *, artifacts: Path, platform: str | Non
         timeout *= EMULATION_SLOWDOWN
     outcome = SmokeRun(image, reference, run_dir(image, artifacts))
     outcome.directory.chmod(0o777)
-    (outcome.directory / "run.json").write_text(json.dumps({"image": image, "reference": reference,
-                                                            "platform": platform or "", "faults": list(faults),
-                                                            "stage": stage}))
+    labels = api.images.get(reference).labels or {}
+    (outcome.directory / "run.json").write_text(json.dumps({
+        "image": image, "reference": reference, "platform": platform or "", "faults": list(faults), "stage": stage,
+        "content_hash": labels.get(CONTENT_LABEL, ""), "tree_inputs": labels.get(TREE_INPUTS_LABEL, "")}))
     args = ["-m", "smoke_tests", "--artifacts", "/artifacts"] + (["--only", only] if only else [])
     args += [part for fault in faults for part in ("--fault", fault)] + (["--extended"] if extended else [])
     options = container_options(npu if npu is not None else detect_npu())
