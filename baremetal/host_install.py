@@ -523,6 +523,9 @@ def read_plan(text: str, repo: Path) -> dict:
         return host_plan.complete(given, repo)
     except host_plan.PlanError as exc:
         raise InstallError(str(exc)) from None
+    except (KeyError, TypeError, AttributeError) as exc:  # a layout edited by hand: the drift gate refuses it too
+        raise InstallError(f"the layout on stdin is not one this installer reads ({type(exc).__name__}: {exc}): "
+                           f"re-render the script (`python build.py render`)") from None
 
 
 def load_host_plan():

@@ -326,6 +326,19 @@ def test_pr_body_counts_only_runs_of_the_reviewed_tree_without_faults(repo, tmp_
     assert "- [ ] `cpu` linux/amd64: device stage on `" in body
 
 
+@pytest.mark.parametrize("file, text", [("results.json", '{"name": "train"}'), ("results.json", "[{"),
+                                        ("run.json", "[]"), ("run.json", "{"), ("train.curve.json", '{"run": {"x": 1}}')])
+def test_pr_body_stops_in_one_line_naming_a_run_it_cannot_read(repo, tmp_path, file, text):
+    edit(repo / "smoke_tests/train.py", "WARMUP_STEPS = ", "WARMUP_STEPS  = ")
+    artifacts = tmp_path / "artifacts"
+    _stage_run(artifacts, "cpu", "linux/amd64", "build", {"train": "PASS"}, 1, _tree(repo, "cpu", "linux/amd64"))
+    run = artifacts / "cpu/20261202T000001Z-1"
+    (run / file).write_text(text)
+    result = run_build("pr-body", "--base", "HEAD", "--artifacts", str(artifacts), root=repo)
+    assert result.returncode == 2 and str(run) in result.stderr and "--artifacts" in result.stderr, result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1 and not result.stdout
+
+
 def test_pr_body_shows_each_stage_what_is_owed_and_where_device_checks_are_waived(repo, tmp_path):
     edit(repo / "smoke_tests/train.py", "WARMUP_STEPS = ", "WARMUP_STEPS  = ")  # every image affected, no network needed
     artifacts = tmp_path / "artifacts"

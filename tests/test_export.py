@@ -127,6 +127,8 @@ def test_the_plan_is_completed_with_the_standard_library_alone():
     (lambda layout: {**layout, "platform": "linux/--arm64"}, "not an image of this repository"),
     (lambda layout: {**layout, "format": 3}, "the layout is format 3, this installer reads format 2"),
     (lambda layout: {**layout, "image": "no-such-image"}, "no-such-image/pylock.linux-amd64.toml is missing"),
+    (lambda layout: {**layout, "parts": [{"slug": "1-tools/deps"}]}, "not one this installer reads (KeyError: 'tier')"),
+    (lambda layout: {**layout, "parts": "all"}, "not one this installer reads (TypeError"),
 ])
 def test_a_layout_that_names_no_image_here_stops_in_one_line(change, message, tmp_path):
     layout = json.loads(_layout("cpu", "linux/amd64"))

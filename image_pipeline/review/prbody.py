@@ -16,6 +16,7 @@ from pathlib import Path
 
 from .. import tables
 from ..builder.inputs import tree_digest
+from ..errors import UserError
 from ..lock import family, lockfile
 from ..manifest import rules
 from ..manifest.model import arch_of
@@ -218,7 +219,7 @@ def _verification(root: Path, change: Change, artifacts: Path | None) -> str:
             tree = tree_digest(change.inputs[(name, platform)])
             whole = _latest(artifacts, name, platform, "results.json", stage="", tree=tree) if artifacts else None
             if whole is not None:
-                lines.append(_run_line(name, platform, whole))
+                lines.append(_read(whole, _run_line, name, platform, whole))
             for stage in () if whole is not None else _stages_of(image, platform):
                 run = _latest(artifacts, name, platform, "results.json", stage, tree=tree) if artifacts else None
                 if run is None:
@@ -227,13 +228,13 @@ def _verification(root: Path, change: Change, artifacts: Path | None) -> str:
                                    + (f" (the newest run, {other.name}, is of another tree: no evidence of this "
                                       f"change)" if other else ""))
                 else:
-                    lines.append(_run_line(name, platform, run, stage))
+                    lines.append(_read(run, _run_line, name, platform, run, stage))
             if platform in image.waivers:
                 lines.append(f"- `{name}` {platform}: **device checks did not run on {arch_of(platform)}** "
                              f"(waived in pins.yaml: {image.waivers[platform]})")
             tests = _latest(artifacts, f"{name}-verl-tests", platform, "summary.json") if artifacts else None
             if tests is not None:
-                lines.append(_tests_line(name, platform, tests))
+                lines.append(_read(tests, _tests_line, name, platform, tests))
             lock = lockfile.read(lockfile.path_for(root, name, platform))
             pending += [f"- [ ] `{name}` {platform}: before CI can promote it, {blocker}"
                         for blocker in readme.promotion_blockers(image, platform, lock, root)]
@@ -267,7 +268,20 @@ def _latest(artifacts: Path, name: str, platform: str, marker: str, stage=None, 
 
 def _meta(run: Path) -> dict:
     meta = run / "run.json"
-    return json.loads(meta.read_text()) if meta.exists() else {}
+    data = _read(run, lambda: json.loads(meta.read_text())) if meta.exists() else {}
+    if not isinstance(data, dict):
+        raise UserError(f"{meta}: not a smoke run's run.json (a JSON object)", key="--artifacts")
+    return data
+
+
+def _read(run: Path, reader, *args):
+    """What reader makes of a run in --artifacts (files that may come from anywhere: a CI download), or
+    one line naming the run."""
+    try:
+        return reader(*args)
+    except (OSError, ValueError, KeyError, TypeError, AttributeError, IndexError) as exc:
+        raise UserError(f"{run}: not a smoke run this PR body can read ({type(exc).__name__}: {exc}): run it again or "
+                        f"remove it", key="--artifacts") from None
 
 
 def _run_line(name, platform, run: Path, stage: str = "") -> str:
