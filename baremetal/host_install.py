@@ -484,7 +484,24 @@ def finish(plan: dict, repo: Path, environment: Environment, env: dict, stage_di
                        (environment.venv / "bin" / "activate-verl", environment.activation())):
         if write_if_changed(path, text):
             changes.append(f"wrote {path.name}")
-    return changes
+    return changes + pip_config(plan, environment)
+
+
+def pip_config(plan: dict, environment: Environment) -> list:
+    """The environment's pip.conf names the index the image's torch came from, as the image's venv does,
+    so a later `pip install` keeps that build (+cpu) instead of pulling another. A pip.conf that is not
+    ours, or a python that is no venv or conda environment, is left alone, with a line saying what to add."""
+    url = (plan["pins"].get("pip_extra_index") or {}).get(plan["platform"], "")
+    if not url:
+        return []
+    path, text = environment.venv / "pip.conf", f"[global]\nextra-index-url = {url}\n"
+    is_env = (environment.venv / "pyvenv.cfg").exists() or (environment.venv / "conda-meta").is_dir()
+    if (path.exists() and path.read_text() != text) or not is_env:
+        if not (path.exists() and url in path.read_text().split()):
+            say(f"{path} is not this installer's to write: add `extra-index-url = {url}` under [global] in your pip "
+                f"configuration, or a later pip install may replace torch's build")
+        return []
+    return ["wrote pip.conf"] if write_if_changed(path, text) else []
 
 
 def verify(repo: Path, environment: Environment, env: dict) -> None:

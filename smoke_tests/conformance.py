@@ -215,8 +215,9 @@ def _import_first(modules: list) -> tuple:
 
 
 def pip_index(ctx):
-    """pip's configuration in the image names the index the image's torch came from (pins.json
-    pip_extra_index), so `pip install <something needing torch>` keeps the installed build."""
+    """pip's configuration in the image, or in the environment a host install made, names the index the
+    image's torch came from (pins.json pip_extra_index), so `pip install <something needing torch>` keeps
+    the installed build."""
     import subprocess
 
     arch = {"x86_64": "amd64", "aarch64": "arm64"}.get(platform.machine(), platform.machine())

@@ -363,6 +363,41 @@ def test_host_install_resumes_after_a_failure_and_a_second_run_changes_nothing(t
     assert _venv_state(venv) == before
 
 
+def test_host_install_names_torchs_index_in_the_environments_pip_conf_as_the_image_does(tmp_path):
+    """The image's venv has a pip.conf naming the index its torch came from (pins.json pip_extra_index); the
+    environment a host install makes gets the same one, and the smoke suite's conformance.pip_index holds it."""
+    plan = _tiny_plan(tmp_path / "wh")
+    arch = {"x86_64": "amd64", "aarch64": "arm64"}[os.uname().machine]
+    url = "https://download.example/whl/cpu"
+    plan["platform"] = f"linux/{arch}"
+    plan["pins"]["pip_extra_index"] = {plan["platform"]: url}
+    venv = tmp_path / "venv"
+    result = _host_install(plan, venv, tmp_path / "cache", tmp_path / "wh")
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert (venv / "pip.conf").read_text() == f"[global]\nextra-index-url = {url}\n"
+    import shutil
+
+    import packaging  # the tiny stack lacks what the suite's conformance module imports: lent to it alone
+    shutil.copytree(Path(packaging.__file__).parent, tmp_path / "lent" / "packaging")
+    suite = subprocess.run([str(venv / "bin/python"), "-m", "smoke_tests", "--only", "conformance.pip_index",
+                            "--artifacts", str(tmp_path / "out")], capture_output=True, text=True, cwd=tmp_path,
+                           env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(tmp_path / "lent")})
+    statuses = {r["name"]: r["status"] for r in json.loads((tmp_path / "out/results.json").read_text())}
+    assert statuses == {"conformance.pip_index": "PASS"}, suite.stdout + suite.stderr
+
+
+def test_host_install_leaves_a_pip_conf_of_the_users_own_alone_and_says_what_to_add(tmp_path):
+    plan = _tiny_plan(tmp_path / "wh")
+    plan["pins"]["pip_extra_index"] = {plan["platform"]: "https://download.example/whl/cpu"}
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
+    (venv / "pip.conf").write_text("[global]\ntimeout = 5\n")
+    result = _host_install(plan, venv, tmp_path / "cache", tmp_path / "wh")
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert (venv / "pip.conf").read_text() == "[global]\ntimeout = 5\n"
+    assert "add `extra-index-url = https://download.example/whl/cpu` under [global]" in result.stdout
+
+
 # ---------------------------------------------------------------- the smoke suite in an exported environment
 
 def _exported_python(tmp_path, pins: dict) -> Path:
