@@ -495,13 +495,14 @@ def pip_config(plan: dict, environment: Environment) -> list:
     if not url:
         return []
     path, text = environment.venv / "pip.conf", f"[global]\nextra-index-url = {url}\n"
+    found = path.read_text() if path.exists() else None
     is_env = (environment.venv / "pyvenv.cfg").exists() or (environment.venv / "conda-meta").is_dir()
-    if (path.exists() and path.read_text() != text) or not is_env:
-        if not (path.exists() and url in path.read_text().split()):
-            say(f"{path} is not this installer's to write: add `extra-index-url = {url}` under [global] in your pip "
-                f"configuration, or a later pip install may replace torch's build")
-        return []
-    return ["wrote pip.conf"] if write_if_changed(path, text) else []
+    if is_env and found in (None, text):
+        return ["wrote pip.conf"] if write_if_changed(path, text) else []
+    if found is None or url not in found.split():
+        say(f"{path} is not this installer's to write: add `extra-index-url = {url}` under [global] in your pip "
+            f"configuration, or a later pip install may replace torch's build")
+    return []
 
 
 def verify(repo: Path, environment: Environment, env: dict) -> None:

@@ -222,6 +222,22 @@ def test_the_script_installs_what_the_build_context_holds(name, platform, tmp_pa
         assert (planned["compile"], planned["soc_version"]) == (built["compile"], built["soc_version"])
 
 
+def test_the_host_fetches_each_git_source_at_the_commit_pins_yaml_pins():
+    """The build context drops `fetch` (the wheelhouse fetched the tree), so this holds the host's side: the
+    repo, ref and commit each git item is fetched at come from the pin, through pins.json."""
+    fetched = []
+    for name, image in M.images.items():
+        for platform in image.platforms:
+            for part in _plan(name, platform)["parts"]:
+                for item in part["sources"]["items"]:
+                    comp = M.components[item["component"]]
+                    if comp.source == "git":
+                        ref = {"tag": comp.get("tag")} if comp.get("tag") else {"branch": comp.get("branch")}
+                        assert item["fetch"] == {"git": comp.get("repo"), **ref, "commit": comp.get("commit")}
+                        fetched.append(comp.name)
+    assert {"megatron-lm", "mindspeed", "sglang"} <= set(fetched)
+
+
 def test_the_activation_env_is_the_final_stage_env_of_the_dockerfile():
     for name, image in M.images.items():
         text = (REPO / "images" / name / "Dockerfile").read_text()

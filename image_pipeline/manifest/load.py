@@ -76,28 +76,26 @@ def _read_renamed_fields(doc: Document) -> None:
     for name, body in (components.items() if isinstance(components, dict) else ()):
         for old, new in RENAMED_PIN_FIELDS.items():
             if isinstance(body, dict) and old in body and new not in body:
-                keypath = ("components", name, old)
-                print(f"warning: {doc.name}:{doc.line(keypath)}: {dotted(keypath)}: renamed to {new!r} "
-                      f"(the old name is read until the next release)", file=sys.stderr)
-                body[new] = body.pop(old)
-                for path in [p for p in doc.lines if p[:len(keypath)] == keypath]:
-                    doc.lines[("components", name, new) + path[len(keypath):]] = doc.lines[path]
+                _rename(doc, body, ("components", name), old, new)
 
 
 def _read_renamed_components(doc: Document) -> None:
     """A component under its old name is read under the new one, with one line on stderr saying so (its
     uses in images are mapped by _resolve); the old names are read for one release."""
     components = doc.data.get("components")
-    if not isinstance(components, dict):
-        return
     for old, new in RENAMED_COMPONENTS.items():
-        if old in components and new not in components:
-            keypath = ("components", old)
-            print(f"warning: {doc.name}:{doc.line(keypath)}: {dotted(keypath)}: renamed to {new!r} "
-                  f"(the old name is read until the next release)", file=sys.stderr)
-            components[new] = components.pop(old)
-            for path in [p for p in doc.lines if p[:len(keypath)] == keypath]:
-                doc.lines[("components", new) + path[len(keypath):]] = doc.lines[path]
+        if isinstance(components, dict) and old in components and new not in components:
+            _rename(doc, components, ("components",), old, new)
+
+
+def _rename(doc: Document, mapping: dict, parent: tuple, old: str, new: str) -> None:
+    """Move mapping[old] (at parent + (old,) in doc) to new, with its line numbers, and say so on stderr."""
+    keypath = parent + (old,)
+    print(f"warning: {doc.name}:{doc.line(keypath)}: {dotted(keypath)}: renamed to {new!r} "
+          f"(the old name is read until the next release)", file=sys.stderr)
+    mapping[new] = mapping.pop(old)
+    for path in [p for p in doc.lines if p[:len(keypath)] == keypath]:
+        doc.lines[parent + (new,) + path[len(keypath):]] = doc.lines[path]
 
 
 def renamed_component(name: str, where: str) -> str:

@@ -58,7 +58,7 @@ def parts(image, platform: str, lock, own: dict) -> list:
     """Every part of the image on `platform`, one per layer the Dockerfile has (layers_of, in its
     order), also where it installs nothing on this platform. own: dockerfile.own_layers."""
     installed = {c.name for c in image.on(platform).components}
-    tables = {"source-builds": lock.source_builds, "archives": lock.archives, "externals": lock.externals}
+    tables = _tables(lock)
     out = []
     for tier in tiers_of(image):
         entries = sorted((e for e in lock.packages if e.tier == tier.name), key=lambda e: e.name)
@@ -70,7 +70,7 @@ def parts(image, platform: str, lock, own: dict) -> list:
             else:
                 rule = {"only": [layer.dist]} if layer.dist else {"except": sorted(taken)}
             specs = tuple(item_spec(comp) for comp in comps)
-            items = tuple(i for i in (item(spec, tables, _pin(comp), platform) for spec, comp in zip(specs, comps))
+            items = tuple(i for i in (item(spec, tables, comp.as_pin(), platform) for spec, comp in zip(specs, comps))
                           if i is not None)
             out.append(Part(tier, layer, rule, specs, tuple(e for e in entries if takes(rule, e.name)), items))
     return out
@@ -87,15 +87,15 @@ def item_spec(comp) -> dict:
     return spec
 
 
-def _pin(comp) -> dict:
-    """The fields of the component's pins.json entry a git item is fetched by."""
-    return {key: comp.get(key) for key in ("repo", "tag", "branch", "commit") if comp.get(key)}
+def _tables(lock) -> dict:
+    """The lock's own tables, keyed as its TOML names them (what host_plan.item reads on the host)."""
+    return {"source-builds": lock.source_builds, "archives": lock.archives, "externals": lock.externals}
 
 
 def _item(image, comp, lock, platform: str):
-    """How install_tier.py installs a component the lock did not resolve (None: the lock did)."""
-    tables = {"source-builds": lock.source_builds, "archives": lock.archives, "externals": lock.externals}
-    return item(item_spec(comp), tables, _pin(comp), platform)
+    """How install_tier.py installs a component the lock did not resolve (None: the lock did); the pin is
+    the component's pins.json entry, which the host reads."""
+    return item(item_spec(comp), _tables(lock), comp.as_pin(), platform)
 
 
 def _without_fetch(item: dict) -> dict:

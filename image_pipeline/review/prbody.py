@@ -260,9 +260,9 @@ def _latest(artifacts: Path, name: str, platform: str, marker: str, stage=None, 
     injected no fault; with `tree`, only a run of an image built from that tree (inputs.tree_digest)."""
     directory = artifacts / name
     runs = sorted(p for p in directory.glob("*") if (p / marker).exists()) if directory.is_dir() else []
-    runs = [r for r in runs if _meta(r).get("platform", "") in (platform, "") and not _meta(r).get("faults")
-            and (stage is None or _meta(r).get("stage", "") == stage)
-            and (tree is None or _meta(r).get("tree_inputs") == tree)]
+    runs = [r for r, meta in ((r, _meta(r)) for r in runs)
+            if meta.get("platform", "") in (platform, "") and not meta.get("faults")
+            and (stage is None or meta.get("stage", "") == stage) and (tree is None or meta.get("tree_inputs") == tree)]
     return runs[-1] if runs else None
 
 
