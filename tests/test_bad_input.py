@@ -160,6 +160,11 @@ CASES = [
      "not a valid PEP 440 version", "x.y-final!"),
     ("alias", set_value(("repository",), "&r verl-ascend\nx: *r"), None, "anchors", "&r"),
     ("billion-laughs", insert_after(("schema",), "lol: &a [x, x]\nlol2: [*a, *a]\n"), None, "not allowed", "&a"),
+    # a CMake build leaves its wheel where wheel_script and wheel_glob say (found by test_fuzz_manifest)
+    ("cmake-without-wheel-script", delete(("components", "mooncake-npu-source", "build", "wheel_script")),
+     "components.mooncake-npu-source.build", "'wheel_script' is a dependency of 'cmake'", "build:"),
+    ("cmake-without-wheel-glob", delete(("components", "mooncake-npu-source", "build", "wheel_glob")),
+     "components.mooncake-npu-source.build", "'wheel_glob' is a dependency of 'cmake'", "build:"),
     ("missing-commit", delete(("components", "mindspeed", "commit")), "components.mindspeed",
      "missing required key 'commit'", "mindspeed:"),
     ("short-commit", set_value(("components", "mindspeed", "commit"), "e4772499"), "components.mindspeed.commit",
