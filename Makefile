@@ -41,6 +41,7 @@ test: venv node-tools registry shellcheck
 
 check: venv shellcheck
 	$(BUILD) render --check
+	$(BUILD) pr-body-examples --check
 	$(BUILD) lint
 
 render: venv

@@ -87,3 +87,32 @@ def test_the_pr_body_shows_a_kind_change_its_size_and_the_edges_that_vanish():
         if e.name == PACKAGE else e for e in old.packages])
     assert prbody._lock_delta(old, smaller) == [
         f"~ {PACKAGE} {entry.version} (file {prbody._signed_mb(entry.artifact.size // 2 - entry.artifact.size)})"]
+
+
+def test_a_declared_source_build_is_built_with_its_settings_in_the_image_and_on_the_host(repo_copy):
+    """The declaration is not only a pass for the kind check: the build context and the host's completed plan
+    build the locked sdist as an item with the declared env and SoC variable, never from the part's plain
+    requirements (which install_tier.py installs with no settings)."""
+    from image_pipeline.render import dockerfile, host_plan, install_plan, install_script
+
+    image, platform = _npu_target()
+    copy = repo_copy / "pins.yaml"
+    edit(copy, "  vllm-ascend:\n    source: pypi\n",
+         "  vllm-ascend:\n    source: pypi\n    build:\n      env:\n        COMPILE_CUSTOM_KERNELS: \"1\"\n"
+         "      soc_env: SOC_VERSION\n")
+    declared = load_manifest(copy).images[image.name]
+    lock = _as_sdist(lockfile.read(lockfile.path_for(REPO, image.name, platform)), PACKAGE)
+    lockfile.path_for(repo_copy, image.name, platform).write_text(lock.to_toml())
+    sdist = lock.by_name()[PACKAGE].artifact.name
+    parts = install_plan.parts(declared, platform, lock, dockerfile.locked_own_layers(repo_copy, declared))
+    built = [(part.slug, item) for part in parts for item in part.sources(declared)["items"] if item.get("file") == sdist]
+    assert [(item["kind"], item["env"], item["soc_env"]) for _, item in built] == \
+        [("sdist", {"COMPILE_CUSTOM_KERNELS": "1"}, "SOC_VERSION")]
+    assert not any(f"{PACKAGE}==" in part.requirements() for part in parts)
+    layout = install_script.layout(declared, platform, lock, dockerfile.locked_own_layers(repo_copy, declared),
+                                   (REPO / "images" / image.name / "Dockerfile").read_text())
+    host = host_plan.complete(layout, repo_copy)
+    on_host = [(part["slug"], item) for part in host["parts"] for item in part["sources"]["items"]
+               if item.get("file") == sdist]
+    assert [(slug, {k: v for k, v in item.items() if k != host_plan.FETCH}) for slug, item in on_host] == built
+    assert not any(line.startswith(f"{PACKAGE}==") for part in host["parts"] for line in part["requirements"])

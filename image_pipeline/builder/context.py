@@ -22,6 +22,7 @@ from ..files import link_or_copy
 from ..lock import lockfile
 from ..paths import INSTALLER, PAYLOAD, SMOKE
 from ..render import dockerfile, install_plan
+from ..render.host_plan import FETCH
 
 IGNORED = ("__pycache__", ".pytest_cache", ".mypy_cache", "*.pyc")
 
@@ -54,7 +55,9 @@ def _part(image, part, house, directory: Path) -> None:
 def _materialize(item: dict, house, directory: Path) -> dict:
     """Put what an item installs from into the part's directory (from the wheelhouse)."""
     name = item["component"]
-    if item["kind"] == "sdist":
+    if item["kind"] == "sdist" and item.get(FETCH, {}).get("locked"):
+        link_or_copy(house.files[item[FETCH]["locked"]], directory / "files" / item["file"])
+    elif item["kind"] == "sdist":
         link_or_copy(house.source_builds[name], directory / "files" / item["file"])
     elif item["kind"] == "wheels":
         for wheel in house.archives[name]:

@@ -1,4 +1,5 @@
-"""Commands for bumping pins and for CI: bump, affected, matrix, lint-pins, pr-body, outdated, patch-check."""
+"""Commands for bumping pins and for CI: bump, affected, matrix, lint-pins, pr-body, pr-body-examples, outdated,
+patch-check."""
 
 from __future__ import annotations
 
@@ -113,6 +114,19 @@ def _pr_body(inv, args):
     change = affected.compare(inv.root, args.base)
     sys.stdout.write(prbody.body(inv.root, change, args.artifacts))
     return 0
+
+
+@command("pr-body-examples", "regenerate docs/examples/*/pr-body.md: each example bump's patch replayed on its base "
+                             "commit, today's pr-body run on it (--check: exit 1 naming each that differs)",
+         lambda p: p.add_argument("--check", action="store_true", help="write nothing; fail when one differs"))
+def _pr_body_examples(inv, args):
+    from ..review import examples
+
+    stale = examples.write_or_check(inv.root, check=args.check)
+    for example in stale:
+        print(f"{example.relative_to(inv.root)}/{examples.BODY}: "
+              + ("differs from today's pr-body (run build.py pr-body-examples)" if args.check else "rewritten"))
+    return 1 if stale and args.check else 0
 
 
 @command("outdated", "list pins with a newer release on the index (or git repository) each comes from: a release, "

@@ -40,6 +40,34 @@ def compiles(artifact_kinds, items) -> bool:
         item["kind"] not in ("index", "wheels") and not item.get("import_path") for item in items)
 
 
+def locked_source_build(spec: dict, package: dict) -> dict | None:
+    """A locked sdist of a component whose build pins.yaml declares (env, SoC: a release that lost its wheel):
+    install_tier.py builds it as an item, with those settings, not from the part's requirements with none.
+    package: {name, kind, file: {name, sha256, url}} of the lock."""
+    if package["kind"] != "sdist" or package["name"] != canonical(spec["dist"]) or not (spec["env"] or spec["soc_env"]):
+        return None
+    common = {key: spec[key] for key in ("component", "dist", "env", "soc_env")}
+    file = package["file"]
+    return {**common, "kind": "sdist", "file": file["name"], "sha256": file["sha256"],
+            FETCH: {"file": file["name"], "url": file["url"], "sha256": file["sha256"], "locked": package["name"]}}
+
+
+def canonical(dist: str) -> str:
+    """PEP 503's normalized name, as the lock names packages."""
+    return re.sub(r"[-_.]+", "-", dist).lower()
+
+
+def split_source_builds(specs: list, packages: list) -> tuple:
+    """(packages the part's requirements install, items of the locked sdists its components build with settings)."""
+    built = {}
+    for spec in specs:
+        for package in packages:
+            found = locked_source_build(spec, package)
+            if found:
+                built[package["name"]] = found
+    return [p for p in packages if p["name"] not in built], list(built.values())
+
+
 def item(spec: dict, lock_tables: dict, pin: dict, platform: str) -> dict | None:
     """How install_tier.py installs a component the lock did not resolve (None: the lock did).
 
@@ -102,10 +130,11 @@ def complete(layout: dict, repo: Path) -> dict:
 
 
 def _part(part: dict, packages: list, tables: dict, stack: dict, platform: str, soc_version: str) -> dict:
-    entries = sorted((p for p in packages if p["tier"] == part["tier"] and takes(part["takes"], p["name"])),
+    in_part = sorted((p for p in packages if p["tier"] == part["tier"] and takes(part["takes"], p["name"])),
                      key=lambda p: p["name"])
-    items = [i for i in (item(spec, tables, stack.get(spec["component"], {}), platform) for spec in part["items"])
-             if i is not None]
+    entries, built = split_source_builds(part["items"], in_part)
+    items = built + [i for i in (item(spec, tables, stack.get(spec["component"], {}), platform)
+                                 for spec in part["items"]) if i is not None]
     sources = {"items": items, "compile": compiles((p["kind"] for p in entries), items), "apt_build": [],
                "soc_version": soc_version}
     return {"slug": part["slug"],

@@ -19,7 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .dockerfile import Layer, TierView, layers_of, needs_builder, tiers_of
-from .host_plan import FETCH, compiles, item, requirement_line as _line, takes
+from .host_plan import FETCH, compiles, item, requirement_line as _line, split_source_builds, takes
 
 
 @dataclass(frozen=True)
@@ -70,9 +70,12 @@ def parts(image, platform: str, lock, own: dict) -> list:
             else:
                 rule = {"only": [layer.dist]} if layer.dist else {"except": sorted(taken)}
             specs = tuple(item_spec(comp) for comp in comps)
-            items = tuple(i for i in (item(spec, tables, comp.as_pin(), platform) for spec, comp in zip(specs, comps))
-                          if i is not None)
-            out.append(Part(tier, layer, rule, specs, tuple(e for e in entries if takes(rule, e.name)), items))
+            in_part = [e for e in entries if takes(rule, e.name)]
+            kept, built = split_source_builds(list(specs), [_package(e) for e in in_part])
+            items = tuple(built) + tuple(i for i in (item(spec, tables, comp.as_pin(), platform)
+                                                     for spec, comp in zip(specs, comps)) if i is not None)
+            kept_names = {p["name"] for p in kept}
+            out.append(Part(tier, layer, rule, specs, tuple(e for e in in_part if e.name in kept_names), items))
     return out
 
 
@@ -85,6 +88,12 @@ def item_spec(comp) -> dict:
         import_path = {"import_path": comp.import_path} if comp.import_path else {}
         spec["git"] = {"kind": "built"} if needs_builder(comp) else {"kind": "git", **comp.install, **import_path}
     return spec
+
+
+def _package(entry) -> dict:
+    """A lock Entry as host_plan reads a package of the lock file."""
+    art = entry.artifact
+    return {"name": entry.name, "kind": art.kind, "file": {"name": art.name, "sha256": art.sha256, "url": art.url}}
 
 
 def _tables(lock) -> dict:

@@ -64,9 +64,20 @@ def _why(pins, manifest) -> str:
         for key, label in (("cpu_stand_in", "the cpu stand-in holds another release"), ("external", "not resolved here")):
             if new.get(key):
                 lines.append(f"  - deliberate deviation ({label}): {new.get(key)}")
+        if new.get("build"):
+            lines.append(f"  - built from source with: {_build_settings(new.get('build'))}")
         if new.get(stale_text.KEEP):
             lines.append(f"  - text naming the previous release kept: {new.get(stale_text.KEEP)}")
     return "\n".join(lines)
+
+
+def _build_settings(build: dict) -> str:
+    """A declared source build as a reviewer checks it: env, the SoC variable, pip options, build requirements."""
+    said = [f"{key}={value}" for key, value in sorted((build.get("env") or {}).items())]
+    said += [f"{build['soc_env']}=<the image's SoC>"] if build.get("soc_env") else []
+    said += [f"pip {' '.join(build['pip'])}"] if build.get("pip") else []
+    said += [f"requires {', '.join(build['requires'])}"] if build.get("requires") else []
+    return "; ".join(f"`{s}`" for s in said) or "pip's defaults (no settings declared)"
 
 
 def _lock_delta(old, new) -> list:
