@@ -63,4 +63,12 @@ def test_a_patch_that_does_not_apply_on_its_base_stops_in_one_line(clone):
     (example / "change.patch").write_text("--- a/nothing\n+++ b/nothing\n@@ -1 +1 @@\n-a\n+b\n")
     result = run_in_process("pr-body-examples", "--check", root=clone)
     assert result.returncode == 2 and len(result.stderr.strip().splitlines()) == 1
-    assert "git apply failed" in result.stderr
+    assert "git apply failed" in result.stderr and "must apply to the base it was made on" in result.stderr
+
+
+def test_a_base_missing_from_the_history_stops_in_one_line_saying_so(clone):
+    example = examples.examples(clone)[0]
+    (example / "example.json").write_text(json.dumps({"base": "0" * 40}))
+    result = run_in_process("pr-body-examples", "--check", root=clone)
+    assert result.returncode == 2 and len(result.stderr.strip().splitlines()) == 1
+    assert "git checkout failed" in result.stderr and "this clone's history" in result.stderr

@@ -43,18 +43,14 @@ def compiles(artifact_kinds, items) -> bool:
 def locked_source_build(spec: dict, package: dict) -> dict | None:
     """A locked sdist of a component whose build pins.yaml declares (env, SoC: a release that lost its wheel):
     install_tier.py builds it as an item, with those settings, not from the part's requirements with none.
-    package: {name, kind, file: {name, sha256, url}} of the lock."""
-    if package["kind"] != "sdist" or package["name"] != canonical(spec["dist"]) or not (spec["env"] or spec["soc_env"]):
+    package: {name, kind, file: {name, sha256, url}} of the lock; both name the distribution canonically (the
+    lock as uv writes it, the spec as install_plan.item_spec writes Component.dist)."""
+    if package["kind"] != "sdist" or package["name"] != spec["dist"] or not (spec["env"] or spec["soc_env"]):
         return None
     common = {key: spec[key] for key in ("component", "dist", "env", "soc_env")}
     file = package["file"]
     return {**common, "kind": "sdist", "file": file["name"], "sha256": file["sha256"],
             FETCH: {"file": file["name"], "url": file["url"], "sha256": file["sha256"], "locked": package["name"]}}
-
-
-def canonical(dist: str) -> str:
-    """PEP 503's normalized name, as the lock names packages."""
-    return re.sub(r"[-_.]+", "-", dist).lower()
 
 
 def split_source_builds(specs: list, packages: list) -> tuple:

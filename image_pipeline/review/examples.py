@@ -55,17 +55,18 @@ def _bumped_tree(root: Path, base: str, patch: Path):
     """A temporary clone of `root` at `base` with the example's patch applied (root's own files untouched)."""
     with tempfile.TemporaryDirectory(prefix="example-") as tmp:
         tree = Path(tmp) / "tree"
-        _git(root, "clone", "--quiet", "--shared", "--no-checkout", "--", str(root), str(tree))
-        _git(tree, "-c", "advice.detachedHead=false", "checkout", "--quiet", "--detach", base)
-        _git(tree, "apply", "--whitespace=nowarn", "--", str(patch.resolve()))
+        history = "an example's base must be a commit of this clone's history; a shallow clone lacks it"
+        _git(root, history, "clone", "--quiet", "--shared", "--no-checkout", "--", str(root), str(tree))
+        _git(tree, history, "checkout", "--quiet", "--detach", base)
+        _git(tree, f"{patch} must apply to the base it was made on", "apply", "--whitespace=nowarn", "--",
+             str(patch.resolve()))
         yield tree
 
 
-def _git(where: Path, *args: str) -> None:
+def _git(where: Path, hint: str, *args: str) -> None:
     result = subprocess.run(["git", "-C", str(where), *args], capture_output=True, text=True)
     if result.returncode:
-        raise UserError(f"git {args[0]} failed in {where}: {result.stderr.strip().splitlines()[-1:]} (an example's "
-                        f"base must be a commit of this clone's history; a shallow clone lacks it)", key="base")
+        raise UserError(f"git {args[0]} failed in {where}: {result.stderr.strip().splitlines()[-1:]} ({hint})", key="base")
 
 
 def write_or_check(root: Path, check: bool) -> list:
