@@ -138,7 +138,7 @@ def test_credentials_never_reach_a_layer_history_or_label(engine_client, cpu_ima
     image, platform = m.default_image, engine.host_platform()
     tags = pipeline.prepare(engine_client, m, image, platform, REPO, profile, cache=REPO / ".cache").tags
     assert tags.final == cpu_image.tags.final  # the image these credentials would build is this very one
-    assert SECRET not in json.dumps(pipeline.buildargs(image, platform, profile))
+    assert SECRET not in json.dumps(pipeline.buildargs(image, platform, profile, platform))
     inspected = engine_client.api.inspect_image(cpu_image.image_id)
     assert SECRET not in json.dumps(inspected)
     assert SECRET not in json.dumps(engine_client.api.history(cpu_image.image_id))

@@ -93,7 +93,7 @@ def test_a_declared_source_build_is_built_with_its_settings_in_the_image_and_on_
     """The declaration is not only a pass for the kind check: the build context and the host's completed plan
     build the locked sdist as an item with the declared env and SoC variable, never from the part's plain
     requirements (which install_tier.py installs with no settings)."""
-    from image_pipeline.render import dockerfile, host_plan, install_plan, install_script
+    from image_pipeline.render import host_plan, install_plan, install_script, layers
 
     image, platform = _npu_target()
     copy = repo_copy / "pins.yaml"
@@ -104,12 +104,12 @@ def test_a_declared_source_build_is_built_with_its_settings_in_the_image_and_on_
     lock = _as_sdist(lockfile.read(lockfile.path_for(REPO, image.name, platform)), PACKAGE)
     lockfile.path_for(repo_copy, image.name, platform).write_text(lock.to_toml())
     sdist = lock.by_name()[PACKAGE].artifact.name
-    parts = install_plan.parts(declared, platform, lock, dockerfile.locked_own_layers(repo_copy, declared))
+    parts = install_plan.parts(declared, platform, lock, layers.locked_own_layers(repo_copy, declared))
     built = [(part.slug, item) for part in parts for item in part.sources(declared)["items"] if item.get("file") == sdist]
     assert [(item["kind"], item["env"], item["soc_env"]) for _, item in built] == \
         [("sdist", {"COMPILE_CUSTOM_KERNELS": "1"}, "SOC_VERSION")]
     assert not any(f"{PACKAGE}==" in part.requirements() for part in parts)
-    layout = install_script.layout(declared, platform, lock, dockerfile.locked_own_layers(repo_copy, declared),
+    layout = install_script.layout(declared, platform, lock, layers.locked_own_layers(repo_copy, declared),
                                    (REPO / "images" / image.name / "Dockerfile").read_text())
     host = host_plan.complete(layout, repo_copy)
     on_host = [(part["slug"], item) for part in host["parts"] for item in part["sources"]["items"]

@@ -7,7 +7,7 @@ import re
 import subprocess
 
 from image_pipeline.lock import lockfile
-from image_pipeline.render import dockerfile, install_plan
+from image_pipeline.render import dockerfile, install_plan, layers
 from image_pipeline.cli import readme_blocks
 from image_pipeline.render import tree
 from image_pipeline.manifest import rules
@@ -153,32 +153,40 @@ def test_generated_header_says_how_to_regenerate():
 
 def test_layers_in_tier_order_and_a_split_tier_has_its_large_dependencies_the_rest_and_each_component():
     for name, image in M.images.items():
-        lines = _lines(name)
-        own = dockerfile.locked_own_layers(REPO, image)
-        tiers = dockerfile.tiers_of(image)
-        mounts = [f"source=tiers/{tier.slug}/{layer.name}," for tier in tiers for layer in dockerfile.layers_of(tier, own)]
+        everything = _lines(name)
+        lines = everything[everything.index("FROM ${BASE_IMAGE}"):]  # the image's own stage
+        own = layers.locked_own_layers(REPO, image)
+        tiers = layers.tiers_of(image)
+        cross = install_plan.cross_installed(image, layers.locks_of(REPO, image), own)
+        slugs = [f"{tier.slug}/{layer.name}" for tier in tiers for layer in layers.layers_of(tier, own)]
+        steps = [f"COPY --from=install-{slug.replace('/', '-')} /out/ /" if slug in cross else f"source=tiers/{slug},"
+                 for slug in slugs]
         for tier in tiers:
             split = [*(f"deps-{d}" for d in own.get(tier.name, ())), "deps", *(f"pins-{c.name}" for c in tier.components)]
-            assert [layer.name for layer in dockerfile.layers_of(tier, own)] == (split if tier.split else ["deps", "pins"])
-        positions = [_index(lines, mount) for mount in mounts]
-        assert positions == sorted(positions) and len(set(positions)) == len(mounts)
-        for position in positions:
-            assert "install_tier.py /tmp/tier" in "\n".join(lines[position:][:6])
+            assert [layer.name for layer in layers.layers_of(tier, own)] == (split if tier.split else ["deps", "pins"])
+        positions = [_index(lines, step) for step in steps]
+        assert positions == sorted(positions) and len(set(positions)) == len(steps)
+        for slug, position in zip(slugs, positions):
+            if slug not in cross:
+                assert "install_tier.py /tmp/tier" in "\n".join(lines[position:][:6])
         assert _index(lines, "tiers/") < _index(lines, "cp -R /tmp/payload/.")
         pinned, split = {c.dist for c in image.components}, {t.name for t in tiers if t.split}
         assert split, name  # the weekly tier splits
         for platform in image.platforms:
             for entry in lockfile.read(lockfile.path_for(REPO, name, platform)).packages:
-                if entry.tier in split and entry.name not in pinned and entry.artifact.size >= dockerfile.OWN_LAYER_BYTES:
-                    assert f"/deps-{entry.name}," in "\n".join(lines), (name, entry.name)
+                if entry.tier in split and entry.name not in pinned and entry.artifact.size >= layers.OWN_LAYER_BYTES:
+                    assert f"/deps-{entry.name}," in "\n".join(everything), (name, entry.name)
 
 
 def test_nothing_of_the_build_reaches_a_layer():
     """Wheels, sources and installer scripts are bind-mounted for one RUN, never COPYed; our own files are
-    copied in by a step that settle.py ends (a COPY would keep the checkout's file times)."""
-    for name in M.images:
+    copied in by a step that settle.py ends (a COPY would keep the checkout's file times). The one COPY is of
+    what cross_install.py wrote under /out in an install stage, its times already settled."""
+    for name, image in M.images.items():
         text = (REPO / "images" / name / "Dockerfile").read_text()
-        assert re.findall(r"^COPY (\S+)", text, re.M) == []
+        cross = install_plan.cross_installed(image, layers.locks_of(REPO, image), layers.locked_own_layers(REPO, image))
+        assert cross, name
+        assert re.findall(r"^COPY (.*)$", text, re.M) == [f"--from=install-{slug.replace('/', '-')} /out/ /" for slug in cross]
         assert "cp -R /tmp/payload/. /opt/verl-image/" in text and "cp /tmp/pins.json /etc/verl-image/pins.json" in text
         assert "netprofile" not in text and "wheelhouse" not in text
         for mention in re.findall(r"^[^#\n]*\b(?:tiers|installer)/.*$", text, re.M):
@@ -236,7 +244,7 @@ def test_a_bump_that_drops_dependencies_changes_only_the_shared_layer_and_the_la
     a dropped large one only takes its own layer away; every other layer installs the same files."""
     image = M.images["cpu"]
     locks = {p: lockfile.read(lockfile.path_for(REPO, "cpu", p)) for p in image.platforms}
-    own = dockerfile.own_layers(image, locks.values())
+    own = layers.own_layers(image, locks.values())
     pinned = {c.dist for c in image.components}
     platform, lock = next(iter(locks.items()))
     large = own["app"][0]
@@ -244,14 +252,14 @@ def test_a_bump_that_drops_dependencies_changes_only_the_shared_layer_and_the_la
     dropped = {p: dataclasses.replace(l, packages=[e for e in l.packages if e.name not in (large, small)])
                for p, l in locks.items()}
 
-    def layers(lock_of, own_of):
+    def requirements(lock_of, own_of):
         return {part.slug: part.requirements() for part in install_plan.parts(image, platform, lock_of[platform], own_of)}
 
-    before, after = layers(locks, own), layers(dropped, dockerfile.own_layers(image, dropped.values()))
+    before, after = requirements(locks, own), requirements(dropped, layers.own_layers(image, dropped.values()))
     installed = [e.name for part in install_plan.parts(image, platform, lock, own) for e in part.entries]
-    tiers = {t.name for t in dockerfile.tiers_of(image)}
+    tiers = {t.name for t in layers.tiers_of(image)}
     assert sorted(installed) == sorted(e.name for e in lock.packages if e.tier in tiers)  # each once
-    app = next(t.slug for t in dockerfile.tiers_of(image) if t.name == "app")
+    app = next(t.slug for t in layers.tiers_of(image) if t.name == "app")
     assert set(before) - set(after) == {f"{app}/deps-{large}"}
     assert {slug for slug in after if after[slug] != before[slug]} == {f"{app}/deps"}
 

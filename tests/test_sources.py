@@ -172,7 +172,7 @@ def test_the_build_context_installs_sglangs_tree_with_its_npu_pyproject_and_the_
     the kernels' wheels come out of their archive. context.py lays the tier out, install_tier.py installs it."""
     from image_pipeline.builder import context
     from image_pipeline.builder.wheelhouse import Wheelhouse
-    from image_pipeline.render import dockerfile, install_plan
+    from image_pipeline.render import install_plan, layers
 
     image = next(i for i in M.images.values() if i.role("sgl_kernel")).on("linux/arm64")
     sglang, kernels = image.role("sglang"), image.role("sgl_kernel")
@@ -189,7 +189,7 @@ def test_the_build_context_installs_sglangs_tree_with_its_npu_pyproject_and_the_
     lock = lockfile.read(lockfile.path_for(REPO, image.name, "linux/arm64"))
     tier = tmp_path / "tier"
     (tier / "files").mkdir(parents=True)
-    parts = install_plan.parts(image, "linux/arm64", lock, dockerfile.locked_own_layers(REPO, image))
+    parts = install_plan.parts(image, "linux/arm64", lock, layers.locked_own_layers(REPO, image))
     part = next(p for p in parts if sglang.name in {i["component"] for i in p.items})
     planned = [i for p in parts for i in p.items if i["component"] in (sglang.name, kernels.name)]
     items = part.sources(image, [context._materialize(item, house, tier) for item in planned])["items"]

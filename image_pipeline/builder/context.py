@@ -21,7 +21,7 @@ from pathlib import Path
 from ..files import link_or_copy
 from ..lock import lockfile
 from ..paths import INSTALLER, PAYLOAD, SMOKE
-from ..render import dockerfile, install_plan
+from ..render import install_plan, layers
 from ..render.host_plan import FETCH
 
 IGNORED = ("__pycache__", ".pytest_cache", ".mypy_cache", "*.pyc")
@@ -37,7 +37,7 @@ def assemble(root: Path, image, platform: str, rendered: dict, house, target: Pa
         shutil.copytree(root / tree, target / tree, ignore=shutil.ignore_patterns(*IGNORED))
     _patches(root, image, target / "patches")
     lock = lockfile.read(lockfile.path_for(root, image.name, platform))
-    for part in install_plan.parts(image, platform, lock, dockerfile.locked_own_layers(root, image)):  # every tier the Dockerfile mounts
+    for part in install_plan.parts(image, platform, lock, layers.locked_own_layers(root, image)):  # every tier the Dockerfile mounts
         _part(image, part, house, target / "tiers" / part.slug)
     return target
 

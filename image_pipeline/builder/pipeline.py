@@ -43,6 +43,7 @@ class Prepared(NamedTuple):
     base_id: str
     tags: Tags
     unverified: tuple = ()  # of wheelhouse.Unverified
+    buildargs: dict = {}
 
 
 @dataclass
@@ -102,9 +103,11 @@ def check_lock(manifest, image, platform: str, root: Path) -> None:
 
 
 def prepare(api, manifest, image, platform: str, root: Path, profile, *, alternative=None, mirror=None,
-            cache: Path, log=print, allow_unverified=()) -> Prepared:
+            cache: Path, log=print, allow_unverified=(), install_platform: str | None = None) -> Prepared:
     """Everything the content hash needs, without downloading a locked wheel: a file the lock holds no
-    sha256 for is refused unless allow_unverified names it, and then fetched, its sha256 hashed in."""
+    sha256 for is refused unless allow_unverified names it, and then fetched, its sha256 hashed in.
+    install_platform: where the Dockerfile's layers of wheels are installed (default: the engine's own
+    platform, natively; the target platform installs them as a host of that platform would)."""
     rendered = rendered_files(manifest, image, root, alternative)
     check_lock(manifest, image, platform, root)
     if platform not in image.platforms:
@@ -113,13 +116,16 @@ def prepare(api, manifest, image, platform: str, root: Path, profile, *, alterna
     wheelhouse.check_allowed(manifest, wheelhouse.read_lock(root, image.on(platform), platform), allow_unverified)
     engine.ensure_emulation(platform, log)
     base_id = base.ensure_base(api, image.base, platform, mirror=mirror, cache=cache, log=log)
+    install_platform = install_platform or engine.host_platform()
+    install_base_id = base.ensure_base(api, image.base, install_platform, mirror=mirror, cache=cache, log=log)
     unverified = wheelhouse.fetch_unverified(manifest, image, platform, root, profile, cache, allow_unverified, log)
     found = {**inputs.build_inputs(root, image, platform, rendered),
-             **{f"unverified:{u.component}": u.sha256 for u in unverified}}
-    digest = inputs.content_hash(found, base_id, buildargs(image, platform, profile))
+             **{f"unverified:{u.component}": u.sha256 for u in unverified}, "install base": install_base_id}
+    args = buildargs(image, platform, profile, install_platform)
+    digest = inputs.content_hash(found, base_id, args)
     tags = tags_of(manifest.repository, image, arch_of(platform), digest, host=platform == engine.host_platform(),
                    alternative=alternative)
-    return Prepared(rendered, digest, base_id, tags, tuple(unverified))
+    return Prepared(rendered, digest, base_id, tags, tuple(unverified), args)
 
 
 def tree_inputs_of(root: Path, image, platform: str, rendered: dict) -> str:
@@ -128,8 +134,9 @@ def tree_inputs_of(root: Path, image, platform: str, rendered: dict) -> str:
     return inputs.tree_digest(inputs.build_inputs(root, image, platform, rendered))
 
 
-def buildargs(image, platform, profile) -> dict:
-    return {"BASE_IMAGE": base.local_reference(image.base, platform), **profile.buildargs()}
+def buildargs(image, platform, profile, install_platform: str) -> dict:
+    return {"BASE_IMAGE": base.local_reference(image.base, platform), "INSTALL_PLATFORM": install_platform,
+            "INSTALL_BASE_IMAGE": base.local_reference(image.base, install_platform), **profile.buildargs()}
 
 
 def run(api, manifest, image, platform: str, root: Path, profile, *, smoke_runner, plain=False, force=False,
@@ -160,7 +167,7 @@ def build_candidate(api, manifest, image, platform: str, root: Path, profile, pr
                     cache: Path, log=print, no_cache=False) -> str:
     """Download, assemble and build the candidate of prepare()'s result; returns its image id. No tag but
     the candidate's moves (benchmarks and the layer test build bumped trees this way)."""
-    rendered, digest, base_id, tags, unverified = prepared
+    rendered, digest, base_id, tags, unverified, args = prepared
     tree_inputs = tree_inputs_of(root, image, platform, rendered)
     house = wheelhouse.fetch(manifest, image, platform, root, profile, cache, log,
                              allowed=[u.component for u in unverified])
@@ -172,7 +179,7 @@ def build_candidate(api, manifest, image, platform: str, root: Path, profile, pr
                                      tree_inputs)
     labels[image_config.UNVERIFIED_LABEL] = json.dumps(listed, sort_keys=True, separators=(",", ":"))
     log(f"image {tags.candidate}: building from {target}")
-    built = engine.build(target, tags.candidate, platform=platform, buildargs=buildargs(image, platform, profile),
+    built = engine.build(target, tags.candidate, platform=platform, buildargs=args,
                          labels=labels, plain=plain, cache_from=cache_from, no_cache=no_cache)
     bill = sbom.build_sbom(manifest, image, platform, lockfile.read(lockfile.path_for(root, image.name, platform)),
                            dpkg_status=engine.read_file(api, built, DPKG_STATUS).decode(errors="replace"),

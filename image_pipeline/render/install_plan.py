@@ -4,8 +4,8 @@ both the build context (builder/context.py) and the bare-metal install script
 made from, so a host install cannot differ from the image's.
 
 A part is one run of installer/install_tier.py, one layer of the image, in tiers/<n>-<tier>/<layer>/
-(dockerfile.layers_of): deps and pins; in a tier pins.yaml splits, deps-<dist> for each large
-dependency (dockerfile.own_layers), deps for the others and pins-<component> for each component.
+(layers.layers_of): deps and pins; in a tier pins.yaml splits, deps-<dist> for each large
+dependency (layers.own_layers), deps for the others and pins-<component> for each component.
 Each part has:
   rule     which of its tier's locked packages it takes (host_plan.takes)
   entries  the locked packages it installs (requirements.txt: `name==version --hash=sha256:...`)
@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .dockerfile import Layer, TierView, layers_of, needs_builder, tiers_of
+from .layers import Layer, TierView, layers_of, needs_builder, tiers_of
 from .host_plan import FETCH, compiles, item, requirement_line as _line, split_source_builds, takes
 
 
@@ -45,6 +45,14 @@ class Part:
         return {"items": items, "compile": compiling, "apt_build": list(image.apt_build) if compiling else [],
                 "soc_version": image.soc_version}
 
+    @property
+    def unpacks_only(self) -> bool:
+        """Whether everything it installs is a wheel, whose install runs no code of the target platform:
+        installer/cross_install.py then installs it on the build platform (the Dockerfile: cross_installed)."""
+        return (all(entry.artifact.kind == "wheel" for entry in self.entries)
+                and all(item["kind"] == "wheels" or (item["kind"] == "index" and item["file"].endswith(".whl"))
+                        for item in self.items))
+
     def layout(self) -> dict:
         """What an install script carries of this part: no version, file or hash (host_plan.complete adds them)."""
         return {"slug": self.slug, "tier": self.tier.name, "takes": self.rule, "items": list(self.specs)}
@@ -56,7 +64,7 @@ def requirement_line(entry) -> str:
 
 def parts(image, platform: str, lock, own: dict) -> list:
     """Every part of the image on `platform`, one per layer the Dockerfile has (layers_of, in its
-    order), also where it installs nothing on this platform. own: dockerfile.own_layers."""
+    order), also where it installs nothing on this platform. own: layers.own_layers."""
     installed = {c.name for c in image.on(platform).components}
     tables = _tables(lock)
     out = []
@@ -77,6 +85,16 @@ def parts(image, platform: str, lock, own: dict) -> list:
             kept_names = {p["name"] for p in kept}
             out.append(Part(tier, layer, rule, specs, tuple(e for e in in_part if e.name in kept_names), items))
     return out
+
+
+def cross_installed(image, locks: dict, own: dict) -> tuple:
+    """The slugs of the layers that only unpack wheels on every platform the image is locked for: the one
+    Dockerfile of all its platforms installs those on the build platform and copies them in. A bump that
+    brings an sdist or a source build into a layer changes its render (the drift gate names it)."""
+    slugs = [part.slug for part in parts(image, next(iter(locks)), next(iter(locks.values())), own)] if locks else []
+    emulated = {part.slug for platform, lock in locks.items() for part in parts(image, platform, lock, own)
+                if not part.unpacks_only}
+    return tuple(slug for slug in slugs if slug not in emulated)
 
 
 def item_spec(comp) -> dict:

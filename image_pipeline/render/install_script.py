@@ -17,7 +17,7 @@ import shlex
 
 from ..lock import lockfile
 from ..manifest.model import PLATFORM_ARCH, platform_slug
-from . import dockerfile, install_plan
+from . import dockerfile, install_plan, layers
 
 
 def script_name(platform: str) -> str:
@@ -27,7 +27,7 @@ def script_name(platform: str) -> str:
 def render_scripts(env, manifest, image, root, dockerfile_text: str) -> dict:
     """{file name: text} for each platform of the image that has a lock."""
     out = {}
-    own = dockerfile.locked_own_layers(root, image)
+    own = layers.locked_own_layers(root, image)
     for platform in image.platforms:
         lock = lockfile.read(lockfile.path_for(root, image.name, platform))
         if lock is None:

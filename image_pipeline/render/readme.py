@@ -18,7 +18,7 @@ from ..manifest import rules, schema
 from ..paths import DOCUMENTS, VERL_TESTS_RECORD
 from ..manifest.model import arch_of
 from . import install_plan
-from .dockerfile import own_layers
+from .layers import own_layers
 from .install_script import script_name
 
 BEGIN = "<!-- BEGIN GENERATED: {name} (python build.py render) -->"

@@ -1,0 +1,144 @@
+"""installer/cross_install.py: a layer of wheels installed on the build platform holds what `pip install`
+in the image writes, and refuses a file its lock does not name. Real pip and a real venv, on this host."""
+
+import base64
+import hashlib
+import json
+import os
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from image_pipeline.paths import REPO
+from image_pipeline.render.dockerfile import SOURCE_DATE_EPOCH
+
+SCRIPT = REPO / "installer" / "cross_install.py"
+# install_tier.py's pip, which in the image compiles (its RECORD lists the bytecode: cross_install.py)
+PIP = ["-m", "pip", "install", "--no-index", "--no-deps", "--no-build-isolation", "--disable-pip-version-check",
+       "--no-cache-dir"]
+FOREIGN_TAG = "cp311-cp311-manylinux_2_17_aarch64" if os.uname().machine != "aarch64" else "cp311-cp311-manylinux_2_17_x86_64"
+
+
+def _record_hash(data: bytes) -> str:
+    return "sha256=" + base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=").decode()
+
+
+def make_wheel(directory: Path, name: str, version: str, tag: str = "py3-none-any") -> Path:
+    """A wheel with a module, a console script and a data file, as a build backend writes it."""
+    info = f"{name}-{version}.dist-info"
+    files = {
+        f"{name}/__init__.py": b"def main():\n    return 0\n",
+        f"{name}-{version}.data/data/share/{name}/notes.txt": b"shipped data\n",
+        f"{info}/METADATA": f"Metadata-Version: 2.1\nName: {name}\nVersion: {version}\n".encode(),
+        f"{info}/WHEEL": f"Wheel-Version: 1.0\nGenerator: test\nRoot-Is-Purelib: true\nTag: {tag}\n".encode(),
+        f"{info}/entry_points.txt": f"[console_scripts]\n{name}-cli = {name}:main\n".encode(),
+    }
+    record = "".join(f"{path},{_record_hash(data)},{len(data)}\n" for path, data in files.items()) + f"{info}/RECORD,,\n"
+    path = directory / f"{name}-{version}-{tag}.whl"
+    with zipfile.ZipFile(path, "w") as wheel:
+        for member, data in [*files.items(), (f"{info}/RECORD", record.encode())]:
+            wheel.writestr(member, data)
+    return path
+
+
+def make_tier(tmp_path: Path, wheels: list, lines: list | None = None) -> Path:
+    tier = tmp_path / "tier"
+    (tier / "files").mkdir(parents=True)
+    for wheel in wheels:
+        (tier / "files" / wheel.name).write_bytes(wheel.read_bytes())
+    if lines is None:
+        lines = [f"{w.name.split('-')[0]}=={w.name.split('-')[1]} --hash=sha256:{hashlib.sha256(w.read_bytes()).hexdigest()}"
+                 for w in wheels]
+    (tier / "requirements.txt").write_text("".join(line + "\n" for line in lines))
+    (tier / "sources.json").write_text(json.dumps({"items": []}))
+    return tier
+
+
+def fresh_venv(path: Path) -> Path:
+    subprocess.run([sys.executable, "-m", "venv", "--clear", str(path)], check=True)
+    return path
+
+
+def cross_install(venv: Path, tier: Path, out: Path):
+    env = {**os.environ, "VERL_IMAGE_VENV": str(venv), "SOURCE_DATE_EPOCH": str(SOURCE_DATE_EPOCH)}
+    return subprocess.run([str(venv / "bin" / "python"), str(SCRIPT), str(tier), str(out)], env=env,
+                          capture_output=True, text=True)
+
+
+def tree(root: Path, skip_bytecode=True) -> dict:
+    """{relative path: (mode, bytes or link target)} of a tree."""
+    out = {}
+    for path in sorted(root.rglob("*")):
+        if skip_bytecode and (path.suffix == ".pyc" or path.name == "__pycache__"):
+            continue
+        stat = path.lstat()
+        body = os.readlink(path) if path.is_symlink() else (path.read_bytes() if path.is_file() else None)
+        out[path.relative_to(root).as_posix()] = (stat.st_mode, body)
+    return out
+
+
+@pytest.fixture
+def demo(tmp_path):
+    return make_wheel(tmp_path, "demo", "1.0")
+
+
+def test_a_layer_installed_on_the_build_platform_holds_what_pip_install_writes(tmp_path, demo):
+    tier, venv = make_tier(tmp_path, [demo]), tmp_path / "venv"
+    before = tree(fresh_venv(venv))
+    subprocess.run([str(venv / "bin" / "python"), *PIP, "--find-links", str(tier / "files"), "--require-hashes",
+                    "-r", str(tier / "requirements.txt")], check=True, capture_output=True)
+    by_pip = {path: entry for path, entry in tree(venv).items() if before.get(path) != entry}
+    fresh_venv(venv)  # the same path: the entry point's shebang names it
+    result = cross_install(venv, tier, tmp_path / "out")
+    assert result.returncode == 0, result.stderr
+    moved = tmp_path / "out" / venv.relative_to("/")
+    by_cross = {path: entry for path, entry in tree(moved).items() if not (moved / path).is_dir()}
+    assert {p: e for p, e in by_pip.items() if not (venv / p).is_dir()} == by_cross
+    assert any(path.endswith("bin/demo-cli") for path in by_cross) and any("RECORD" in path for path in by_cross)
+
+
+def test_every_path_it_moves_has_the_settled_time_and_its_python_hash_checked_bytecode(tmp_path, demo):
+    venv = fresh_venv(tmp_path / "venv")
+    result = cross_install(venv, make_tier(tmp_path, [demo]), tmp_path / "out")
+    assert result.returncode == 0, result.stderr
+    out = tmp_path / "out"
+    assert {p.lstat().st_mtime for p in [out, *out.rglob("*")]} == {SOURCE_DATE_EPOCH}
+    site = next((out / venv.relative_to("/")).glob("lib/python*/site-packages"))
+    pyc = next((site / "demo" / "__pycache__").glob("__init__.*.pyc"))
+    assert int.from_bytes(pyc.read_bytes()[4:8], "little") == 0b11  # hash-based, checked at import
+    assert (site / "demo" / "__init__.py").is_file() and not list(venv.glob("lib/*/site-packages/demo/__init__.py"))
+
+
+def test_it_installs_a_wheel_of_another_platform_which_pip_refuses(tmp_path):
+    foreign = make_wheel(tmp_path, "native", "2.0", FOREIGN_TAG)
+    tier, venv = make_tier(tmp_path, [foreign]), fresh_venv(tmp_path / "venv")
+    refused = subprocess.run([str(venv / "bin" / "python"), *PIP, str(tier / "files" / foreign.name)],
+                             capture_output=True, text=True)
+    assert refused.returncode != 0 and "is not a supported wheel on this platform" in refused.stderr
+    result = cross_install(venv, tier, tmp_path / "out")
+    assert result.returncode == 0, result.stderr
+    assert list((tmp_path / "out").rglob("native-2.0.dist-info/RECORD"))
+
+
+def test_a_file_with_another_sha256_than_its_line_is_refused_and_nothing_is_written(tmp_path, demo):
+    line = f"demo==1.0 --hash=sha256:{'0' * 64}"
+    venv = fresh_venv(tmp_path / "venv")
+    result = cross_install(venv, make_tier(tmp_path, [demo], [line]), tmp_path / "out")
+    assert result.returncode != 0 and f"no file in {tmp_path / 'tier' / 'files'} has the sha256 {'0' * 64}" in result.stderr
+    assert not (tmp_path / "out").exists() and not list(venv.glob("lib/*/site-packages/demo"))
+
+
+def test_a_file_with_the_lines_sha256_but_another_name_is_refused(tmp_path, demo):
+    line = f"other==1.0 --hash=sha256:{hashlib.sha256(demo.read_bytes()).hexdigest()}"
+    result = cross_install(fresh_venv(tmp_path / "venv"), make_tier(tmp_path, [demo], [line]), tmp_path / "out")
+    assert result.returncode != 0 and "has the sha256 locked for other==1.0 but is another wheel" in result.stderr
+
+
+def test_an_item_that_runs_target_code_is_refused(tmp_path, demo):
+    tier = make_tier(tmp_path, [demo])
+    (tier / "sources.json").write_text(json.dumps({"items": [{"kind": "sdist", "component": "demo-src"}]}))
+    result = cross_install(fresh_venv(tmp_path / "venv"), tier, tmp_path / "out")
+    assert result.returncode != 0 and "a sdist item (demo-src) runs target code" in result.stderr
