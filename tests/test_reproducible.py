@@ -233,6 +233,17 @@ def test_a_second_bootstrap_of_the_base_is_the_same_image(engine_client, cpu_ima
         engine_client.images.remove("verl-ascend:bootstrap-again", noprune=True)
 
 
+def test_a_rebuild_with_its_wheels_installed_elsewhere_may_differ_only_in_the_sbom_layer():
+    steps = ["RUN apt-get ...", "COPY --from=install-1-tools-deps /out/ /", f"ADD sbom.cdx.json {image_config.SBOM_PATH} "
+             + image_config.ADDED_BY]
+    promoted = ["sha256:a", "sha256:b", "sha256:sbom1"]
+    assert reproduce.differing_layers(promoted, ["sha256:a", "sha256:b", "sha256:sbom2"], steps, layers_only=True) == []
+    assert reproduce.differing_layers(promoted, ["sha256:a", "sha256:b", "sha256:sbom2"], steps) == [2]
+    assert reproduce.differing_layers(promoted, ["sha256:a", "sha256:c", "sha256:sbom2"], steps, layers_only=True) == [1]
+    assert reproduce.differing_layers(promoted, ["sha256:a", "sha256:b"], steps, layers_only=True) == [2]
+    assert reproduce.differing_layers(promoted[:2], ["sha256:a", "sha256:b", "sha256:x"], steps[:2], layers_only=True) == [2]
+
+
 @pytest.mark.docker
 def test_a_step_that_differs_between_builds_is_named_by_its_file(engine_client, cpu_image, tmp_path):
     context = tmp_path / "context"

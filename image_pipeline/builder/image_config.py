@@ -26,6 +26,7 @@ TREE_INPUTS_LABEL = "org.verl.image.tree-inputs"  # inputs.tree_digest of the tr
 UNVERIFIED_LABEL = "org.verl.image.unverified"
 # the CycloneDX SBOM (builder/sbom.py), the image's last layer; the label holds its sha256
 SBOM_PATH = "/etc/verl-image/sbom.cdx.json"
+ADDED_BY = "# build.py"  # ends the history entry of the layer stamp() adds
 SBOM_LABEL = "org.verl.image.sbom.sha256"
 BUILDKIT_CACHE_KEY = "moby.buildkit.cache.v0"  # the inline cache --cache-from reads; its records carry times
 
@@ -112,7 +113,7 @@ def restamped(config: dict, reference: str, epoch: int, add: tuple = (), labels:
         path, data = add
         layer = _layer_of(path, data, epoch)
         config["rootfs"]["diff_ids"].append(f"sha256:{hashlib.sha256(layer).hexdigest()}")
-        config.setdefault("history", []).append({"created": when, "created_by": f"ADD {Path(path).name} {path} # build.py",
+        config.setdefault("history", []).append({"created": when, "created_by": f"ADD {Path(path).name} {path} {ADDED_BY}",
                                                  "comment": "build.py"})
         layers.append("added/layer.tar")
         members["added/layer.tar"] = layer

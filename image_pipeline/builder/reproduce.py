@@ -1,9 +1,11 @@
 """`build.py reproduce`: rebuild an image with no cache next to the promoted one and compare them.
 
 The same inputs must give the same bytes: the same layers (by diff id) and the same config (so the
-same image id). Where a layer differs, the files that differ in it are named: diffoscope's report
-where Debian's diffoscope is installed, else a listing of each file's type, mode, owner, time, size
-and sha256 that differs.
+same image id). With --install-platform, the rebuild installs its layers of wheels on that platform
+(installer/cross_install.py, as a host of that platform builds): every layer but the SBOM must be
+the same (the SBOM and the config name the content hash, which counts the install platform). Where a
+layer differs, the files that differ in it are named: diffoscope's report where Debian's diffoscope
+is installed, else a listing of each file's type, mode, owner, time, size and sha256 that differs.
 """
 
 from __future__ import annotations
@@ -17,13 +19,13 @@ import tempfile
 from pathlib import Path
 
 from ..errors import UserError
-from . import engine, pipeline
+from . import engine, image_config, pipeline
 
 DIFFOSCOPE_LINES = 200
 
 
 def reproduce(api, manifest, image, platform: str, root: Path, profile, *, cache: Path, log=print,
-              allow_unverified=()) -> bool:
+              allow_unverified=(), install_platform: str | None = None) -> bool:
     with pipeline.image_lock(image.name, platform, cache):
         prepared = pipeline.prepare(api, manifest, image, platform, root, profile, cache=cache, log=log,
                                     allow_unverified=allow_unverified)
@@ -31,28 +33,35 @@ def reproduce(api, manifest, image, platform: str, root: Path, profile, *, cache
         if not promoted:
             raise UserError(f"{prepared.tags.final} does not exist: build it first (`build.py image {image.name} "
                             f"--platform {platform}`)")
+        elsewhere = install_platform and install_platform != prepared.buildargs["INSTALL_PLATFORM"]
+        if elsewhere:
+            log(f"reproduce: the rebuild installs its layers of wheels on {install_platform}")
+            prepared = pipeline.prepare(api, manifest, image, platform, root, profile, cache=cache, log=log,
+                                        allow_unverified=allow_unverified, install_platform=install_platform)
         rebuilt = pipeline.build_candidate(api, manifest, image, platform, root, profile, prepared, plain=True,
                                            cache=cache, log=log, no_cache=True)
-        same = compare(api, promoted, rebuilt, cache, log)
+        same = compare(api, promoted, rebuilt, cache, log, layers_only=bool(elsewhere))
         if same:
             api.images.remove(prepared.tags.candidate, noprune=True)
         return same
 
 
-def compare(api, first: str, second: str, scratch: Path, log=print) -> bool:
-    """True when both ids are equal; else log each layer that differs, the files in it that differ, and
-    whether the configs differ beyond their layers."""
+def compare(api, first: str, second: str, scratch: Path, log=print, layers_only=False) -> bool:
+    """True when both ids are equal (layers_only: both images' layers); else log each layer that differs, the
+    files in it that differ, and whether the configs differ beyond their layers."""
     if first == second:
         layers = api.images.get(first).attrs["RootFS"]["Layers"]
         log(f"reproduce: {first}: the rebuild is the same image ({len(layers)} layers)")
         return True
     a, b = (api.images.get(ref).attrs["RootFS"]["Layers"] for ref in (first, second))
     steps = [h["CreatedBy"] for h in reversed(api.api.history(first)) if _makes_layer(h["CreatedBy"])]
-    differing = [i for i in range(max(len(a), len(b))) if i >= min(len(a), len(b)) or a[i] != b[i]]
+    differing = differing_layers(a, b, steps, layers_only)
     log(f"reproduce: {first} and its rebuild {second} differ: {len(differing)} of {len(a)} layers")
     if not differing:
         configs = [json.loads(engine.raw_config(api, ref)) for ref in (first, second)]
         log("reproduce: every layer is the same; the configs differ: " + ", ".join(config_differences(*configs)))
+        if layers_only:
+            return True
     with tempfile.TemporaryDirectory(dir=scratch, prefix="reproduce-") as tmp:
         pairs = zip(*(_layer_tars(api, ref, differing, Path(tmp) / name) for name, ref in (("a", first), ("b", second))))
         for index, (a_tar, b_tar) in zip(differing, pairs):
@@ -61,6 +70,17 @@ def compare(api, first: str, second: str, scratch: Path, log=print) -> bool:
             for line in layer_differences(a_tar, b_tar):
                 log(f"  {line}")
     return False
+
+
+def differing_layers(first: list, second: list, steps: list, layers_only=False) -> list:
+    """The indexes of the layers (diff ids) that differ; layers_only: but build.py's own layer, the SBOM,
+    which names the content hash (steps: what made each layer, from the first image's history)."""
+    differing = [i for i in range(max(len(first), len(second)))
+                 if i >= min(len(first), len(second)) or first[i] != second[i]]
+    if layers_only:
+        both = min(len(first), len(second), len(steps))
+        differing = [i for i in differing if not (i < both and steps[i].endswith(image_config.ADDED_BY))]
+    return differing
 
 
 def _makes_layer(created_by: str) -> bool:

@@ -150,15 +150,24 @@ def _image(inv, args):
     return 0
 
 
+def _install_platform_arg(parser):
+    parser.add_argument("--install-platform", choices=("linux/amd64", "linux/arm64"),
+                        help="install the layers of wheels on this platform instead of the engine's (an arm64 host's "
+                             "build, under QEMU here): the layers must be the same, the configs differ in the content "
+                             "hash")
+
+
 @command("reproduce", "rebuild an image with no cache and compare it with the promoted one, layer by layer: exit 1 "
                       "naming the files that differ",
-         lambda p: (image_arg(p, optional=True), platform_arg(p), _allow_unverified_arg(p), network_args(p)))
+         lambda p: (image_arg(p, optional=True), platform_arg(p), _install_platform_arg(p), _allow_unverified_arg(p),
+                    network_args(p)))
 def _reproduce(inv, args):
     from ..builder import engine, reproduce
 
     api = engine.client()
     same = reproduce.reproduce(api, inv.manifest, inv.image(args.image), _platform(args), inv.root, profile_of(args),
-                               cache=inv.cache, allow_unverified=args.allow_unverified)
+                               cache=inv.cache, allow_unverified=args.allow_unverified,
+                               install_platform=args.install_platform)
     return 0 if same else 1
 
 
