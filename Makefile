@@ -25,8 +25,9 @@ image: venv
 	$(BUILD) engine $(PLATFORM_FLAG)
 	$(BUILD) image $(IMAGE) $(PLATFORM_FLAG) $(IMAGE_ARGS)
 
-# The tests of the arm64 image wait for its pipeline lock, so its build (under QEMU on x86, the longest
-# step) starts first, in the background, and overlaps the rest of the suite.
+# The tests of the arm64 image wait for its pipeline lock, so its build (on x86 its layers of wheels are
+# installed natively, the rest and its smoke suite run under QEMU) starts first, in the background, and
+# overlaps the rest of the suite.
 TEST_PLATFORM := linux/arm64
 TEST_LOG := artifacts/test-image-$(notdir $(TEST_PLATFORM)).log
 

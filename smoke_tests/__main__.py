@@ -52,6 +52,9 @@ def parse(argv=None):
     parser.add_argument("--fault", action="append", default=[], choices=sorted(FAULTS),
                         help="inject a fault the suite must catch (tests of the tests)")
     parser.add_argument("--extended", action="store_true", help="also run the optional checks (verl's own tests)")
+    parser.add_argument("--promotion", action="store_true",
+                        help="the checks a local promotion waits for: all but those CI's device stage measures "
+                             "(checks.json `promotion: false`)")
     parser.add_argument("--list", action="store_true", help="list the checks and exit")
     return parser.parse_args(argv)
 
@@ -138,7 +141,7 @@ def main(argv=None) -> int:
         return 0
     pins = json.loads(args.pins.read_text())
     try:
-        chosen = select(checks, pins["device"], args.only, args.extended, roles=pins["stack"])
+        chosen = select(checks, pins["device"], args.only, args.extended, roles=pins["stack"], promotion=args.promotion)
     except ValueError as exc:
         print(f"smoke_tests: {exc} (see {CHECKS_FILE.name})", file=sys.stderr)
         return 2
@@ -152,6 +155,9 @@ def main(argv=None) -> int:
     print(f"smoke suite for image {pins['image']} ({pins['tag']}, device {pins['device']}: "
           f"{'present' if present else 'absent'}, {'in the image' if here == 'image' else 'exported: ' + sys.prefix}), "
           f"faults: {', '.join(args.fault) or 'none'}", flush=True)
+    if args.promotion and not args.only:
+        left = [c.name for c in select(checks, pins["device"], "", args.extended, roles=pins["stack"]) if c not in chosen]
+        print(f"a local promotion's run: {', '.join(left) or 'nothing'} left to CI's device stage", flush=True)
     elsewhere = {c.name for c in chosen if here not in c.where}
     results = [not_run(c, f"applies only {' or '.join(PLACES[w] for w in c.where)}; this run is {PLACES[here]}")
                if c.name in elsewhere

@@ -26,6 +26,7 @@ class Check:
     roles: tuple = ()  # stack roles the image must have (a vllm-ascend check is not one for an sglang image)
     kind: str = "check"  # check | measurement
     optional: bool = False
+    promotion: bool = True  # false: a local promotion (--promotion) leaves it to CI's device stage
     imports: tuple = ()  # (where, modules): where is EVERY_IMAGE, a device or a stack role
     engine: str = ""  # the verl checkpoint engine a sync check drives (registry name)
     closes: str = ""  # the runtime difference from upstream's images this check holds the image to
@@ -75,11 +76,12 @@ def required_imports(checks, device: str, roles) -> dict:
     return needed
 
 
-def select(checks: list, device: str, only: str, extended: bool, roles=()) -> list:
-    """The checks of a run: those for the image's device and stack roles, narrowed by --only (names or prefixes)."""
+def select(checks: list, device: str, only: str, extended: bool, roles=(), promotion=False) -> list:
+    """The checks of a run: those for the image's device and stack roles, narrowed by --only (names or
+    prefixes); promotion: without the checks a local promotion leaves to CI's device stage."""
     applicable = [c for c in checks if c.applies_to(device, roles)]
     if not only:
-        return [c for c in applicable if extended or not c.optional]
+        return [c for c in applicable if (extended or not c.optional) and (c.promotion or not promotion)]
     wanted = [w.strip() for w in only.split(",") if w.strip()]
     unknown = [w for w in wanted if not any(c.name == w or c.name.startswith(w + ".") for c in checks)]
     if unknown:

@@ -124,7 +124,7 @@ def build_promoted(api, platform: str | None = None, root: Path = REPO):
     # wait=True: .ci/run builds the arm64 image in the background while the tests start
     return pipeline.run(api, m, image, platform, root, network.from_host(), plain=True, cache=REPO / ".cache", wait=True,
                         smoke_runner=lambda ref: runner.run(api, image.name, ref, artifacts=REPO / "artifacts",
-                                                            platform=platform))
+                                                            platform=platform, promotion=True))
 
 
 @pytest.fixture(scope="session")

@@ -15,12 +15,19 @@ pytestmark = pytest.mark.docker
 ARM64 = "linux/arm64"
 
 
-def test_the_arm64_image_passed_its_whole_smoke_suite_under_emulation(cpu_image_arm64):
+def test_the_arm64_image_passed_its_promotion_suite_under_emulation(cpu_image_arm64):
+    """Every check a local promotion waits for (the whole suite but the device stage's measurements,
+    checks.json `promotion: false`) ran under QEMU and passed before the arm64 tags moved."""
+    from smoke_tests.plan import load_checks, select
+
     assert cpu_image_arm64.promoted
     if cpu_image_arm64.smoke is not None:  # built in this session: its own run's verdicts
         statuses = {r["name"]: r["status"] for r in cpu_image_arm64.smoke.results}
         assert statuses and all(s in ("PASS", "MEASURED") for s in statuses.values()), statuses
         assert statuses["train"] == "PASS"
+        pins = json.loads((REPO / "images" / "cpu" / "pins.json").read_text())
+        wanted = select(load_checks(), pins["device"], "", False, roles=pins["stack"], promotion=True)
+        assert sorted(statuses) == sorted(c.name for c in wanted)
 
 
 def test_every_path_that_makes_an_arm64_image_records_arm64(engine_client, cpu_image_arm64):

@@ -18,7 +18,7 @@ from image_pipeline.errors import UserError
 from image_pipeline.host import passthrough
 from image_pipeline.smoke import runner
 
-from conftest import REPO
+from conftest import REPO, run_in_process
 
 
 class FakeClock:
@@ -371,3 +371,60 @@ def test_the_pip_index_check_reads_pips_configuration_and_fails_without_it(tmp_p
     assert conformance.pip_index(CheckInput(pins=pins, faults=("no-pip-index",))).status == "FAIL"
     config.write_text("[global]\nextra-index-url = https://example.org/simple\n")
     assert conformance.pip_index(CheckInput(pins=pins)).status == "FAIL"
+
+
+def test_a_local_promotion_leaves_exactly_the_device_stages_measurements_to_ci():
+    """`build.py image` waits for every check of the image but those checks.json marks `promotion: false`;
+    CI's device stage (stage_checks), `build.py smoke` and a named --only still run them."""
+    from image_pipeline.smoke import stage_checks
+    from smoke_tests.plan import load_checks, select
+
+    checks, cpu = load_checks(), _pins_of("cpu")
+    whole = [c.name for c in select(checks, cpu["device"], "", False, roles=cpu["stack"])]
+    promotion = [c.name for c in select(checks, cpu["device"], "", False, roles=cpu["stack"], promotion=True)]
+    left = [name for name in whole if name not in promotion]
+    assert left == ["sync.collective.throughput", "sync.mooncake.throughput"]
+    assert promotion == [name for name in whole if name not in left]  # nothing else left out, order kept
+    device_stage = stage_checks.checks_of(manifest_of_repo().default_image, "device")
+    assert set(left) <= set(device_stage)
+    named = select(checks, cpu["device"], "sync.mooncake.throughput", False, roles=cpu["stack"], promotion=True)
+    assert [c.name for c in named] == ["sync.mooncake.throughput"]
+
+
+def test_only_build_py_images_own_run_is_a_promotion_run(tmp_path, monkeypatch):
+    """The suite's --promotion reaches the container from `build.py image`'s smoke run, not from `build.py
+    smoke`'s or a CI stage's (a stand-in engine records the command; pipeline.run hands over the runner)."""
+    from types import SimpleNamespace
+
+    from image_pipeline.builder import pipeline
+    from image_pipeline.cli import engine_commands
+
+    commands = []
+
+    def record(reference, command, **kwargs):
+        commands.append(command)
+        raise _Recorded
+    stand_in = SimpleNamespace(containers=SimpleNamespace(run=record),
+                               images=SimpleNamespace(get=lambda reference: SimpleNamespace(labels={}, id="sha256:" + "0" * 64)))
+    monkeypatch.setattr(engine, "client", lambda: stand_in)
+    monkeypatch.setattr(runner, "detect_npu", lambda: passthrough.NpuPassthrough((), ()))
+    monkeypatch.setattr(engine_commands, "ARTIFACTS", str(tmp_path))
+    monkeypatch.setattr(pipeline, "run", lambda *args, smoke_runner, **kwargs: smoke_runner("ref"))
+    with pytest.raises(_Recorded):
+        run_in_process("image", "cpu", root=REPO)
+    with pytest.raises(_Recorded):
+        run_in_process("smoke", "cpu", "--tag", "ref", root=REPO)
+    args = SimpleNamespace(only="", fault=(), log_wait=1.0, log_poll=0.1)
+    with pytest.raises(_Recorded):
+        engine_commands._runner(stand_in, manifest_of_repo().default_image, args, None, stage="device")("ref")
+    assert ["--promotion" in command for command in commands] == [True, False, False]
+
+
+class _Recorded(Exception):
+    pass
+
+
+def manifest_of_repo():
+    from image_pipeline.manifest import load_manifest
+
+    return load_manifest(REPO / "pins.yaml")

@@ -98,7 +98,7 @@ def _wheelhouse(inv, args):
     return 0
 
 
-def _runner(api, image, args, platform, stage=""):
+def _runner(api, image, args, platform, stage="", promotion=False):
     from ..smoke import runner, stage_checks
 
     if stage and args.only:
@@ -108,7 +108,7 @@ def _runner(api, image, args, platform, stage=""):
     def run(reference):
         outcome = runner.run(api, image.name, reference, artifacts=Path(ARTIFACTS).resolve(), only=only,
                              faults=getattr(args, "fault", ()), platform=platform, log_wait_cap=args.log_wait,
-                             log_wait_poll=args.log_poll, stage=stage)
+                             log_wait_poll=args.log_poll, stage=stage, promotion=promotion)
         print(runner.summary_table(outcome))
         return outcome
     runner.validate(only, getattr(args, "fault", ()))
@@ -141,7 +141,7 @@ def _image(inv, args):
         raise UserError("--registry, --record and --write-cache belong to --stage build", key="--stage")
     api = engine.client()
     outcome = pipeline.run(api, inv.manifest, image, platform, inv.root, profile_of(args),
-                           smoke_runner=_runner(api, image, args, platform), plain=plain, force=args.force,
+                           smoke_runner=_runner(api, image, args, platform, promotion=True), plain=plain, force=args.force,
                            alternative=alternative, mirror=args.apt_mirror, cache_from=args.cache_from,
                            cache=inv.cache, wait=args.wait, allow_unverified=args.allow_unverified)
     if not outcome.promoted:

@@ -352,6 +352,8 @@ def _smoke_checks(manifest, root: Path) -> str:
         if check.get("where") == ["image"]:
             needs += "; inside an image only"
         kind = "figure" if check.get("kind") == "measurement" else ("opt-in" if check.get("optional") else "check")
+        if check.get("promotion") is False:
+            kind += "; CI's device stage, not a local promotion"
         rows.append([f"`{check['name']}`", ", ".join(images) or "none", needs, kind, check["proves"]])
     return tables.markdown(["check", "runs in", "needs", "kind", "what it proves"], rows)
 

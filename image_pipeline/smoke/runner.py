@@ -102,8 +102,9 @@ def run(api, image: str, reference: str, *, artifacts: Path, platform: str | Non
         faults=(), extended=False, env=None, pins: Path | None = None, bypass_entrypoint=False,
         log_wait_cap: float = LOG_WAIT_CAP_S, log_wait_poll: float = LOG_WAIT_POLL_S,
         timeout: float = RUN_TIMEOUT_S, npu: NpuPassthrough | None = None, echo=True, cpus: float | None = None,
-        extra_volumes: dict | None = None, stage: str = "") -> SmokeRun:
-    """Run `python -m smoke_tests` in a container of `reference`; never raises for a failing suite."""
+        extra_volumes: dict | None = None, stage: str = "", promotion=False) -> SmokeRun:
+    """Run `python -m smoke_tests` in a container of `reference`; never raises for a failing suite.
+    promotion: the run a local promotion waits for (the suite's --promotion)."""
     validate(only, faults)
     if platform and platform != engine.host_platform():
         env = {"SMOKE_TIMEOUT_SCALE": os.environ.get("SMOKE_TIMEOUT_SCALE", str(EMULATION_SLOWDOWN)),
@@ -117,6 +118,7 @@ def run(api, image: str, reference: str, *, artifacts: Path, platform: str | Non
         "content_hash": labels.get(CONTENT_LABEL, ""), "tree_inputs": labels.get(TREE_INPUTS_LABEL, "")}))
     args = ["-m", "smoke_tests", "--artifacts", "/artifacts"] + (["--only", only] if only else [])
     args += [part for fault in faults for part in ("--fault", fault)] + (["--extended"] if extended else [])
+    args += ["--promotion"] if promotion else []
     options = container_options(npu if npu is not None else detect_npu())
     options["volumes"] = {str(outcome.directory): {"bind": "/artifacts", "mode": "rw"}, **options["volumes"],
                           **(extra_volumes or {})}
