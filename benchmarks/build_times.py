@@ -50,7 +50,7 @@ def ours(api, manifest, platform: str, profile) -> str:
         cold, built, cold_load = timed(lambda: pipeline.build_candidate(
             api, manifest, image, platform, REPO, profile, prepared, plain=True, no_cache=True, cache=Path(tmp), **QUIET))
         smoke, outcome, smoke_load = timed(lambda: runner.run(api, image.name, built, artifacts=Path(tmp),
-                                                              platform=platform, echo=False))
+                                                              platform=platform, echo=False, promotion=True))
     size = _size(api, built)
     api.images.remove(prepared.tags.candidate, noprune=True)
     noop, _, noop_load = timed(lambda: pipeline.run(api, manifest, image, platform, REPO, profile,

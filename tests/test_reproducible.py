@@ -1,6 +1,7 @@
 """Same inputs, same bytes: installer/settle.py (the end of every image step), the SOURCE_DATE_EPOCH
 the inputs decide, and (docker) `build.py reproduce`, the config stamp and the SBOM in the image."""
 
+import base64
 import hashlib
 import importlib.util
 import json
@@ -318,3 +319,24 @@ def test_the_stamp_sets_every_time_of_the_config_and_adds_the_sbom_layer():
     assert digest == hashlib.sha256(members[f"{digest}.json"]).hexdigest()
     assert image_config.restamped(_engine_config(), "verl-ascend:x", EPOCH, add=(image_config.SBOM_PATH, bill),
                                   labels={image_config.SBOM_LABEL: "f" * 64})[0] == digest  # the same every time
+
+
+def test_the_inline_cache_lists_its_records_in_one_order_whichever_stage_finished_first():
+    """Two parallel stages that use the same file: BuildKit lists their records as they finished (seen in
+    two no-cache builds of the cpu image: 16 of 81 records in another place, so two image ids)."""
+    base, copied = {"digest": "sha256:base"}, {"digest": "sha256:file"}
+    first = [base, copied, {"digest": "sha256:run", "inputs": [[{"link": 0}], [{"link": 1}]], "layers": [{"layer": 1}]},
+             {"digest": "sha256:run", "inputs": [[{"link": 0}], [{"link": 1}]], "layers": [{"layer": 1}]},
+             {"digest": "sha256:run", "inputs": [[{"link": 2}], [{"link": 1}]], "layers": [{"layer": 2}]}]
+    second = [copied, base, {"digest": "sha256:run", "inputs": [[{"link": 3}], [{"link": 0}]], "layers": [{"layer": 2}]},
+              {"digest": "sha256:run", "inputs": [[{"link": 1}], [{"link": 0}]], "layers": [{"layer": 1}]}]
+    assert image_config.canonical_cache(first) == image_config.canonical_cache(second)
+    canonical = image_config.canonical_cache(second)
+    top = next(r for r in canonical if r.get("layers") == [{"layer": 2}])
+    below = canonical[top["inputs"][0][0]["link"]]
+    assert below["layers"] == [{"layer": 1}] and canonical[below["inputs"][1][0]["link"]] == copied
+    configs = [{"config": {"Labels": {}}, "rootfs": {"type": "layers", "diff_ids": []}, "history": [],
+                image_config.BUILDKIT_CACHE_KEY: base64.b64encode(json.dumps(records).encode()).decode()}
+               for records in (first, second)]
+    digests = {image_config.restamped(config, "verl-ascend:x", 0)[0] for config in configs}
+    assert len(digests) == 1  # one image id

@@ -90,6 +90,34 @@ def stamp(api, image_id: str, reference: str, *, epoch: int = SOURCE_DATE_EPOCH,
     return f"sha256:{digest}"
 
 
+def canonical_cache(records: list) -> list:
+    """The inline cache's records in one order: BuildKit lists them as its parallel stages finished, so
+    one build gives the same records in another order, with other link indexes. Sorted by what each
+    record is (digest, layers and, recursively, its inputs), identical records merged, links renumbered."""
+    keys = {}
+
+    def key(i: int) -> str:
+        if i not in keys:
+            record = records[i]
+            inputs = [sorted([key(link["link"]), link.get("selector", "")] for link in group)
+                      for group in record.get("inputs", [])]
+            keys[i] = json.dumps([record.get("digest"), record.get("layers", []), inputs], sort_keys=True)
+        return keys[i]
+
+    index = {k: n for n, k in enumerate(sorted({key(i) for i in range(len(records))}))}
+    out = {}
+    for i, record in enumerate(records):
+        if index[key(i)] in out:
+            continue
+        record = dict(record)
+        if "inputs" in record:
+            record["inputs"] = [[{**link, "link": index[key(link["link"])]}
+                                 for link in sorted(group, key=lambda link: (key(link["link"]), link.get("selector", "")))]
+                                for group in record["inputs"]]
+        out[index[key(i)]] = record
+    return [out[n] for n in range(len(out))]
+
+
 def restamped(config: dict, reference: str, epoch: int, add: tuple = (), labels: dict | None = None) -> tuple:
     """(config digest, {member: bytes}) of a `docker load` archive of the config with every time (created,
     each history entry, the inline cache's records) set to epoch, its labels joined by `labels`, and
@@ -105,6 +133,8 @@ def restamped(config: dict, reference: str, epoch: int, add: tuple = (), labels:
         for record in cache if isinstance(cache, list) else cache.get("records", []):  # 0.8 writes a bare list
             for layer in record.get("layers", []):
                 layer["createdAt"] = when
+        if isinstance(cache, list):
+            cache = canonical_cache(cache)
         config[BUILDKIT_CACHE_KEY] = base64.b64encode(json.dumps(cache, sort_keys=True).encode()).decode()
     config["config"]["Labels"] = {**(config["config"].get("Labels") or {}), **(labels or {})}
     layers = [f"{i}/layer.tar" for i in range(len(config["rootfs"]["diff_ids"]))]  # present in the engine
