@@ -49,8 +49,7 @@ def smoke(api, manifest, platform: str, built: str, artifacts: Path) -> tuple:
 
 def layers_differing(api, first: str, second: str) -> tuple:
     """How many layers the first image has, and the step of each that the second does not share."""
-    a, b = (api.images.get(ref).attrs["RootFS"]["Layers"] for ref in (first, second))
-    steps = [h["CreatedBy"] for h in reversed(api.api.history(first)) if reproduce._makes_layer(h["CreatedBy"])]
+    a, b, steps = reproduce.layers_and_steps(api, first, second)
     return len(a), [steps[i] if i < len(steps) else f"layer {i}" for i in reproduce.differing_layers(a, b, steps)]
 
 

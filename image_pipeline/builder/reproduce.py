@@ -53,8 +53,7 @@ def compare(api, first: str, second: str, scratch: Path, log=print, layers_only=
         layers = api.images.get(first).attrs["RootFS"]["Layers"]
         log(f"reproduce: {first}: the rebuild is the same image ({len(layers)} layers)")
         return True
-    a, b = (api.images.get(ref).attrs["RootFS"]["Layers"] for ref in (first, second))
-    steps = [h["CreatedBy"] for h in reversed(api.api.history(first)) if _makes_layer(h["CreatedBy"])]
+    a, b, steps = layers_and_steps(api, first, second)
     differing = differing_layers(a, b, steps, layers_only)
     log(f"reproduce: {first} and its rebuild {second} differ: {len(differing)} of {len(a)} layers")
     if not differing:
@@ -70,6 +69,13 @@ def compare(api, first: str, second: str, scratch: Path, log=print, layers_only=
             for line in layer_differences(a_tar, b_tar):
                 log(f"  {line}")
     return False
+
+
+def layers_and_steps(api, first: str, second: str) -> tuple:
+    """Both images' layers (diff ids) and what made each of the first's, from its history."""
+    a, b = (api.images.get(ref).attrs["RootFS"]["Layers"] for ref in (first, second))
+    steps = [h["CreatedBy"] for h in reversed(api.api.history(first)) if _makes_layer(h["CreatedBy"])]
+    return a, b, steps
 
 
 def differing_layers(first: list, second: list, steps: list, layers_only=False) -> list:

@@ -59,8 +59,11 @@ def image_arg(parser, optional=False):
         parser.add_argument("image", help="image name (see `list`)")
 
 
+PLATFORMS = ("linux/amd64", "linux/arm64")
+
+
 def platform_arg(parser, help_text="target platform (default: this host's)"):
-    parser.add_argument("--platform", choices=("linux/amd64", "linux/arm64"), help=help_text)
+    parser.add_argument("--platform", choices=PLATFORMS, help=help_text)
 
 
 def network_args(parser):

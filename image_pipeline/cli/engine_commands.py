@@ -6,7 +6,7 @@ import sys
 from pathlib import Path
 
 from ..errors import UserError
-from . import command, image_arg, network_args, platform_arg, profile_of
+from . import PLATFORMS, command, image_arg, network_args, platform_arg, profile_of
 
 ARTIFACTS = "artifacts"
 STAGE_RECORDS = "stages"
@@ -60,7 +60,7 @@ def _allow_unverified_arg(parser):
 
 @command("engine", "make sure a Docker Engine answers (as root: install docker.io, start dockerd) and that each "
                    "--platform runs here (QEMU for foreign ones)",
-         lambda p: p.add_argument("--platform", action="append", default=[], choices=("linux/amd64", "linux/arm64"),
+         lambda p: p.add_argument("--platform", action="append", default=[], choices=PLATFORMS,
                                   help="a platform builds must run for (repeatable)"))
 def _engine(inv, args):
     from ..builder import engine
@@ -151,7 +151,7 @@ def _image(inv, args):
 
 
 def _install_platform_arg(parser):
-    parser.add_argument("--install-platform", choices=("linux/amd64", "linux/arm64"),
+    parser.add_argument("--install-platform", choices=PLATFORMS,
                         help="install the layers of wheels on this platform instead of the engine's (an arm64 host's "
                              "build, under QEMU here): the layers must be the same, the configs differ in the content "
                              "hash")

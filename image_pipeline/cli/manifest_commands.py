@@ -8,7 +8,7 @@ import sys
 
 from .. import tables
 from ..errors import UserError
-from . import command, image_arg, network_args, profile_of, readme_blocks
+from . import PLATFORMS, command, image_arg, network_args, profile_of, readme_blocks
 
 
 def _validate_args(parser):
@@ -76,7 +76,7 @@ def _lock_args(parser):
     parser.add_argument("--fresh", action="store_true",
                         help="resolve from scratch: the committed locks' versions are not preferred")
     parser.add_argument("--jobs", type=int, help="locks resolved at once (default: one per core)")
-    parser.add_argument("--platform", action="append", choices=("linux/amd64", "linux/arm64"),
+    parser.add_argument("--platform", action="append", choices=PLATFORMS,
                         help="only this platform (repeatable)")
     network_args(parser)
 
@@ -150,7 +150,7 @@ def _lint(inv, args):
 
 def _export_args(parser):
     image_arg(parser)
-    parser.add_argument("--platform", choices=("linux/amd64", "linux/arm64"),
+    parser.add_argument("--platform", choices=PLATFORMS,
                         help="only this platform's script (default: every platform of the image)")
 
 
