@@ -4,8 +4,9 @@
     python benchmarks/ci_cache.py [COMPONENT] [--ours-only]      (default: transformers)
 
 What CI's build stage does on a fresh hosted runner. On this engine (standing in for main's last build
-stage): the current cpu image, pushed with its BuildKit inline cache to a loopback registry (Debian's
-docker-registry) under its cache tag (`build.py image --stage build --write-cache` does the same). Then
+stage): the current cpu image as BuildKit built it, its config holding the inline cache, pushed to a
+loopback registry (Debian's docker-registry) under its cache tag (`build.py image --stage build
+--write-cache` does the same). Then
 the bump in a scratch copy (`build.py bump`, re-locked against PyPI), built for each row on a fresh
 engine: a second dockerd started here with its own --data-root, --exec-root and socket, holding nothing
 but the base image (loaded, as a runner pulls it). Cold: no cache. Cache-fed: --cache-from the registry
@@ -43,6 +44,7 @@ from image_pipeline.publish import ci_stages, publish, registry  # noqa: E402
 QUIET = {"log": lambda _: None}
 CACHE = REPO / ".cache"
 START_TIMEOUT_S = 60
+CARRIER = "bench-ci-cache:ours-before"
 
 
 @contextlib.contextmanager
@@ -86,20 +88,22 @@ def load_base(reference: str, into_socket: str) -> None:
                    env={**os.environ, "DOCKER_HOST": into_socket})
 
 
-def build_ours(api, root: Path, platform: str, cache_from=()) -> str:
+def build_ours(api, root: Path, platform: str, cache_from=(), cache_carrier=None) -> str:
     m = load_manifest(root / "pins.yaml")
     profile = network.from_host()
     prepared = pipeline.prepare(api, m, m.default_image, platform, root, profile, cache=CACHE, **QUIET)
     return pipeline.build_candidate(api, m, m.default_image, platform, root, profile, prepared, plain=True,
-                                    cache_from=cache_from, cache=CACHE, **QUIET)
+                                    cache_from=cache_from, cache=CACHE, cache_carrier=cache_carrier, **QUIET)
 
 
-def current_image(api, platform: str) -> str:
-    """This tree's cpu image on this engine: its content tag when promoted, else a candidate built now (every
-    build carries BuildKit's inline cache)."""
+def current_cache_carrier(api, platform: str) -> str:
+    """This tree's cpu image as BuildKit built it, whose config holds the inline cache (the stamped image
+    has none): a candidate built now, from this engine's cache, the way the build stage tags it."""
     m = load_manifest(REPO / "pins.yaml")
     prepared = pipeline.prepare(api, m, m.default_image, platform, REPO, network.from_host(), cache=CACHE, **QUIET)
-    return engine.image_id(api, prepared.tags.final) or build_ours(api, REPO, platform)
+    build_ours(api, REPO, platform, cache_carrier=CARRIER)
+    api.images.remove(prepared.tags.candidate, noprune=True)
+    return engine.image_id(api, CARRIER)
 
 
 def hand_context(root: Path, platform: str, target: Path) -> Path:
@@ -150,8 +154,8 @@ def main():
         ours_cache = ci_stages.cache_reference(current, image, platform, target)
         hand_cache = f"{target}/handwritten:{image.name}-{arch_of(platform)}-cache"
         try:
-            # main's last build stage: the current image with its inline cache, pushed under the cache tag
-            ours_before = current_image(api, platform)
+            # main's last build stage: BuildKit's image of the current tree, pushed under the cache tag
+            ours_before = current_cache_carrier(api, platform)
             publish.push_image(api, ours_before, ours_cache.removeprefix(f"{target}/"), target, **QUIET)
             if with_hand:
                 build_hand(api, hand_context(REPO, platform, tmp / "hand-before"), platform,
@@ -173,7 +177,7 @@ def main():
                 rows.append(("hand-written", label, result))
         finally:
             cache_registry.stop()
-            for tag in (ours_cache, hand_cache, "bench-ci-cache:hand-before"):  # the tags this script made
+            for tag in (ours_cache, hand_cache, CARRIER, "bench-ci-cache:hand-before"):  # the tags this script made
                 if engine.image_id(api, tag):
                     api.images.remove(tag, noprune=True)
     print(f"image {image.name} on {platform}, {component} {change}, each build on a fresh engine\n")

@@ -179,6 +179,57 @@ SIM_REPOSITORY = "verl-ascend-stages"  # tags no other build moves, so "no promo
 WAIVER = "no amd64 device runner in this simulation"
 
 
+def _build_stage_pushes(monkeypatch, tmp_path, passed: bool) -> tuple:
+    """ci_stages.build_stage with --write-cache on a stand-in engine (test_promotion_gate.TagBook) whose
+    build leaves the stamped candidate and BuildKit's own image under the carrier tag it was given:
+    returns ({registry reference: image id pushed}, the tags left in the engine)."""
+    from types import SimpleNamespace
+
+    from image_pipeline.builder import engine, pipeline
+    from image_pipeline.manifest.references import Tags
+    from image_pipeline.publish import publish
+
+    from test_promotion_gate import TagBook
+
+    tags = Tags(M.repository, CPU.name, "0123456789ab", CPU.human_tag, "amd64", host=True)
+    book, pushed = TagBook({}), {}
+
+    def build(*args, cache_carrier=None, **kwargs):
+        book.tags[tags.candidate] = IMAGE_ID
+        if cache_carrier:
+            book.tags[cache_carrier] = BUILDKIT_IMAGE
+        return IMAGE_ID
+
+    monkeypatch.setattr(pipeline, "prepare", lambda *a, **k: pipeline.Prepared({}, "0" * 64, "sha256:base", tags))
+    monkeypatch.setattr(pipeline, "build_candidate", build)
+    monkeypatch.setattr(engine, "image_id", lambda api, ref: api.tags.get(ref))
+    monkeypatch.setattr(ci_stages, "push_image",
+                        lambda api, image_id, local, target, log: pushed.setdefault(f"{target}/{local}", image_id))
+    checks = stage_checks.checks_of(CPU, "build")
+    outcome = SimpleNamespace(passed=passed, reason="", results=[{"name": n, "status": "PASS"} for n in checks])
+    ci_stages.build_stage(book, M, CPU, "linux/amd64", REPO, None, [REGISTRY], smoke=lambda ref: outcome,
+                          cache=tmp_path, write_cache=True, log=lambda _: None)
+    return pushed, book.tags
+
+
+BUILDKIT_IMAGE = "sha256:" + "e" * 64  # what BuildKit built, before build.py stamped it
+
+
+def test_the_cache_tag_gets_buildkits_own_image_and_the_candidate_tag_the_stamped_one(monkeypatch, tmp_path):
+    """The stamped candidate carries no inline cache (its id must not depend on the engine's history), so
+    the cache a fresh runner's --cache-from reads is BuildKit's own image; its local tag does not stay."""
+    pushed, left = _build_stage_pushes(monkeypatch, tmp_path, passed=True)
+    cache = ci_stages.cache_reference(M, CPU, "linux/amd64", REGISTRY)
+    assert pushed[cache] == BUILDKIT_IMAGE
+    assert [image_id for reference, image_id in pushed.items() if reference != cache] == [IMAGE_ID]
+    assert BUILDKIT_IMAGE not in left.values()
+
+
+def test_a_build_stage_whose_checks_failed_pushes_no_cache(monkeypatch, tmp_path):
+    pushed, left = _build_stage_pushes(monkeypatch, tmp_path, passed=False)
+    assert pushed == {} and BUILDKIT_IMAGE not in left.values()
+
+
 def _collapse_to(doc, platform) -> None:
     """The cpu image built for `platform` alone: each role it names per platform names that platform's
     component, and the components only the other platforms used (by any image) are gone."""
@@ -275,8 +326,10 @@ def _local_tags(api):
 
 @pytest.fixture(scope="module")
 def built(sim, engine_client):
-    """The build stage of the tested variant: candidate pushed by digest, nothing promoted."""
-    result, record = _stage(sim, "tested", "image", "cpu", "--stage", "build", record=sim["tmp"] / "build.json")
+    """The build stage of the tested variant, as main's CI runs it: candidate pushed by digest, the cache
+    tag written, nothing promoted."""
+    result, record = _stage(sim, "tested", "image", "cpu", "--stage", "build", "--write-cache",
+                            record=sim["tmp"] / "build.json")
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr
     return record
 
@@ -294,9 +347,17 @@ def test_the_build_stage_pushes_a_candidate_by_digest_and_moves_no_promoted_tag(
     assert built["passed"] and built["stage"] == "build"
     assert sorted(built["results"]) == sorted(stage_checks.checks_of(CPU, "build"))
     assert sorted(built["digests"]) == sorted(sim["registries"]) and len(set(built["digests"].values())) == 1
-    candidate = f"cpu-{built['content_hash'][:12]}-{sim['platform'].split('/')[1]}-candidate"
+    from image_pipeline.builder import image_config
+    from image_pipeline.publish.registry import Registry
+
+    arch = sim["platform"].split("/")[1]
+    candidate, cache = f"cpu-{built['content_hash'][:12]}-{arch}-candidate", f"cpu-{arch}-cache"
     for address in sim["registries"]:
-        assert _tags(address) == [candidate]  # no content tag, no index, no moving tag
+        assert _tags(address) == sorted([cache, candidate])  # no content tag, no index, no moving tag
+        registry = Registry(address)
+        assert image_config.BUILDKIT_CACHE_KEY in registry.image_config(SIM_REPOSITORY, cache)[1]
+        image_id, config = registry.image_config(SIM_REPOSITORY, candidate)
+        assert image_id == built["image_id"] and image_config.BUILDKIT_CACHE_KEY not in config
     local = _local_tags(engine_client)  # (earlier runs of this test may have left other candidates)
     assert f"{SIM_REPOSITORY}:{candidate}" in local and all(tag.endswith("-candidate") for tag in local)
     assert engine_client.images.get(f"{SIM_REPOSITORY}:{candidate}").id == built["image_id"]
@@ -307,7 +368,7 @@ def test_the_merge_refuses_before_the_device_stage_ran(sim, built):
     result = _merge(sim, "tested", built)
     refused(result, f"cpu {sim['platform']}: no device stage result for {next(iter(built['digests'].values()))}")
     for address in sim["registries"]:
-        assert all(tag.endswith("-candidate") for tag in _tags(address))
+        assert all(tag.endswith(("-candidate", "-cache")) for tag in _tags(address))
 
 
 @pytest.mark.docker

@@ -27,6 +27,7 @@ from . import engine, image_config
 
 PULL_TIMEOUT_S = 600
 DEBIAN_ARCH = {"linux/amd64": "amd64", "linux/arm64": "arm64"}
+BOOTSTRAP_LABEL = "org.verl.image.bootstrap"  # the bootstrap settings, on a base made here
 
 
 def local_reference(comp, platform: str) -> str:
@@ -41,6 +42,10 @@ def ensure_base(api, comp, platform: str, *, mirror: str | None = None, load: Pa
     if load:
         return _record(cache, local, _load(api, comp, platform, load, log), "loaded", log)
     found = engine.image_id(api, local)
+    if found and _stale_bootstrap(api, found):
+        log(f"base {local}: bootstrapped by older code (its config is not what this build.py stamps): "
+            f"bootstrapping it again")
+        found = None
     if found:
         _check(api, comp, local, platform)
         return _record(cache, local, found, _origin(cache, local) or "present", log, quiet=True)
@@ -54,6 +59,14 @@ def ensure_base(api, comp, platform: str, *, mirror: str | None = None, load: Pa
                     f"can): on a machine with registry access `docker pull --platform {platform} {comp.reference} && "
                     f"docker save {comp.reference} -o base.tar`, then here `python build.py base IMAGE --platform "
                     f"{platform} --load base.tar`", key=f"components.{comp.name}")
+
+
+def _stale_bootstrap(api, image_id: str) -> bool:
+    """A bootstrapped base must be what bootstrap() makes now: the base's id is an input of every image's
+    content hash, and a second bootstrap must give it again (test_a_second_bootstrap_...)."""
+    if BOOTSTRAP_LABEL not in (api.images.get(image_id).labels or {}):
+        return False  # pulled or loaded: the registry's bytes
+    return not image_config.stamped_as_now(engine.raw_config(api, image_id), image_id, SOURCE_DATE_EPOCH)
 
 
 def _check(api, comp, reference: str, platform: str) -> None:
@@ -110,7 +123,7 @@ def bootstrap(api, comp, platform: str, mirror: str | None, log, reference: str 
         (context / "Dockerfile").write_text('FROM scratch\nADD rootfs.tar /\nENV LANG=C.UTF-8\nCMD ["bash"]\n')
         local = reference or local_reference(comp, platform)
         built = engine.build(context, local, platform=platform, buildargs={}, labels={
-            "org.verl.image.base": comp.reference, "org.verl.image.bootstrap": json.dumps(settings, sort_keys=True)},
+            "org.verl.image.base": comp.reference, BOOTSTRAP_LABEL: json.dumps(settings, sort_keys=True)},
             plain=False)
     built = image_config.stamp(api, built, local, epoch=SOURCE_DATE_EPOCH)
     _check(api, comp, local, platform)

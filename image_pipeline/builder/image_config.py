@@ -5,7 +5,6 @@ layer. These bytes are part of the image id, so this module is one of the conten
 
 from __future__ import annotations
 
-import base64
 import hashlib
 import io
 import json
@@ -28,7 +27,7 @@ UNVERIFIED_LABEL = "org.verl.image.unverified"
 SBOM_PATH = "/etc/verl-image/sbom.cdx.json"
 ADDED_BY = "# build.py"  # ends the history entry of the layer stamp() adds
 SBOM_LABEL = "org.verl.image.sbom.sha256"
-BUILDKIT_CACHE_KEY = "moby.buildkit.cache.v0"  # the inline cache --cache-from reads; its records carry times
+BUILDKIT_CACHE_KEY = "moby.buildkit.cache.v0"  # the inline cache --cache-from reads; never in a stamped image
 
 
 def declared_labels(image, platform: str) -> dict:
@@ -90,52 +89,28 @@ def stamp(api, image_id: str, reference: str, *, epoch: int = SOURCE_DATE_EPOCH,
     return f"sha256:{digest}"
 
 
-def canonical_cache(records: list) -> list:
-    """The inline cache's records in one order: BuildKit lists them as its parallel stages finished, so
-    one build gives the same records in another order, with other link indexes. Sorted by what each
-    record is (digest, layers and, recursively, its inputs), identical records merged, links renumbered."""
-    keys = {}
-
-    def key(i: int) -> str:
-        if i not in keys:
-            record = records[i]
-            inputs = [sorted([key(link["link"]), link.get("selector", "")] for link in group)
-                      for group in record.get("inputs", [])]
-            keys[i] = json.dumps([record.get("digest"), record.get("layers", []), inputs], sort_keys=True)
-        return keys[i]
-
-    index = {k: n for n, k in enumerate(sorted({key(i) for i in range(len(records))}))}
-    out = {}
-    for i, record in enumerate(records):
-        if index[key(i)] in out:
-            continue
-        record = dict(record)
-        if "inputs" in record:
-            record["inputs"] = [[{**link, "link": index[key(link["link"])]}
-                                 for link in sorted(group, key=lambda link: (key(link["link"]), link.get("selector", "")))]
-                                for group in record["inputs"]]
-        out[index[key(i)]] = record
-    return [out[n] for n in range(len(out))]
+def stamped_as_now(raw_config: bytes, image_id: str, epoch: int) -> bool:
+    """Whether the stamp of this code gives this config again, i.e. the image is what stamp() makes now
+    (a base bootstrapped by older code whose stamp kept the inline cache is not)."""
+    return f"sha256:{restamped(json.loads(raw_config), '', epoch)[0]}" == image_id
 
 
 def restamped(config: dict, reference: str, epoch: int, add: tuple = (), labels: dict | None = None) -> tuple:
     """(config digest, {member: bytes}) of a `docker load` archive of the config with every time (created,
-    each history entry, the inline cache's records) set to epoch, its labels joined by `labels`, and
+    each history entry) set to epoch, without BuildKit's inline cache, its labels joined by `labels`, and
     add: (path in the image, bytes) as one last layer, byte for byte the same every time. The layers
-    the engine holds are named in the archive's manifest, not carried."""
+    the engine holds are named in the archive's manifest, not carried.
+
+    The inline cache lists every cache key the engine holds for each layer, so it depends on what that
+    engine built before: a no-cache rebuild of the cpu image, with every layer the same, had 91 records
+    where the promoted image had 81, so another id (CI's engine is not empty). It is dropped here;
+    CI's cache tag carries BuildKit's own image, cache and all (ci_stages.build_stage)."""
     config = json.loads(json.dumps(config))
     when = timestamp(epoch)
     config["created"] = when
     for entry in config.get("history", []):
         entry["created"] = when
-    if BUILDKIT_CACHE_KEY in config:
-        cache = json.loads(base64.b64decode(config[BUILDKIT_CACHE_KEY]))
-        for record in cache if isinstance(cache, list) else cache.get("records", []):  # 0.8 writes a bare list
-            for layer in record.get("layers", []):
-                layer["createdAt"] = when
-        if isinstance(cache, list):
-            cache = canonical_cache(cache)
-        config[BUILDKIT_CACHE_KEY] = base64.b64encode(json.dumps(cache, sort_keys=True).encode()).decode()
+    config.pop(BUILDKIT_CACHE_KEY, None)
     config["config"]["Labels"] = {**(config["config"].get("Labels") or {}), **(labels or {})}
     layers = [f"{i}/layer.tar" for i in range(len(config["rootfs"]["diff_ids"]))]  # present in the engine
     members = {}

@@ -164,9 +164,11 @@ def run(api, manifest, image, platform: str, root: Path, profile, *, smoke_runne
 
 
 def build_candidate(api, manifest, image, platform: str, root: Path, profile, prepared, *, plain=False, cache_from=(),
-                    cache: Path, log=print, no_cache=False) -> str:
+                    cache: Path, log=print, no_cache=False, cache_carrier: str | None = None) -> str:
     """Download, assemble and build the candidate of prepare()'s result; returns its image id. No tag but
-    the candidate's moves (benchmarks and the layer test build bumped trees this way)."""
+    the candidate's moves (benchmarks and the layer test build bumped trees this way), and cache_carrier
+    when given: a local tag for BuildKit's own image, whose config holds the inline cache that
+    --cache-from reads (the stamped candidate has none: image_config.restamped)."""
     rendered, digest, base_id, tags, unverified, args = prepared
     tree_inputs = tree_inputs_of(root, image, platform, rendered)
     house = wheelhouse.fetch(manifest, image, platform, root, profile, cache, log,
@@ -181,6 +183,8 @@ def build_candidate(api, manifest, image, platform: str, root: Path, profile, pr
     log(f"image {tags.candidate}: building from {target}")
     built = engine.build(target, tags.candidate, platform=platform, buildargs=args,
                          labels=labels, plain=plain, cache_from=cache_from, no_cache=no_cache)
+    if cache_carrier:
+        api.images.get(built).tag(*cache_carrier.rsplit(":", 1))
     bill = sbom.build_sbom(manifest, image, platform, lockfile.read(lockfile.path_for(root, image.name, platform)),
                            dpkg_status=engine.read_file(api, built, DPKG_STATUS).decode(errors="replace"),
                            base_reference=image.base.reference, base_id=base_id, content_hash=digest,

@@ -40,10 +40,10 @@ def reproduce(api, manifest, image, platform: str, root: Path, profile, *, cache
                                         allow_unverified=allow_unverified, install_platform=install_platform)
         rebuilt = pipeline.build_candidate(api, manifest, image, platform, root, profile, prepared, plain=True,
                                            cache=cache, log=log, no_cache=True)
-        same = compare(api, promoted, rebuilt, cache, log, layers_only=bool(elsewhere))
-        if same:
+        try:
+            return compare(api, promoted, rebuilt, cache, log, layers_only=bool(elsewhere))
+        finally:  # a rebuild is no candidate: nothing may promote it; compare named it by id
             api.images.remove(prepared.tags.candidate, noprune=True)
-        return same
 
 
 def compare(api, first: str, second: str, scratch: Path, log=print, layers_only=False) -> bool:

@@ -36,7 +36,8 @@ def _image_cmd_args(parser):
                         help="wait for another pipeline of this image and platform instead of refusing (make test "
                              "starts the arm64 build while the tests that need it wait the same way)")
     parser.add_argument("--cache-from", action="append", default=[],
-                        help="image whose layers the build may reuse (e.g. the registry's current one)")
+                        help="image whose inline cache the build may reuse: a registry cache tag <image>-<arch>-cache "
+                             "(promoted images carry no cache)")
     stage = parser.add_argument_group("CI build stage (docs/guide.md: CI)")
     stage.add_argument("--stage", choices=("build",),
                        help="build the candidate, run only its device-free checks, push it by digest to every "
@@ -45,7 +46,8 @@ def _image_cmd_args(parser):
     stage.add_argument("--record", type=Path, help="where the stage record goes "
                                                    f"(default: {STAGE_RECORDS}/<image>@<arch>-<stage>.json)")
     stage.add_argument("--write-cache", action="store_true",
-                       help="also point the registry cache tag (<image>-<arch>-cache) at the pushed candidate")
+                       help="also push BuildKit's own image of the candidate, holding its inline cache, as the registry "
+                            "cache tag (<image>-<arch>-cache)")
     _allow_unverified_arg(parser)
     network_args(parser)
     _smoke_args(parser)

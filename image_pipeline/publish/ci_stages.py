@@ -19,12 +19,12 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from ..builder import image_config, pipeline
+from ..builder import engine, image_config, pipeline
 from ..errors import UserError
 from ..files import atomic_write
 from ..manifest.model import arch_of
 from ..smoke import stage_checks
-from .publish import copy_tag, merge, push_image, resolve_registry, remote
+from .publish import merge, push_image, resolve_registry, remote
 
 
 def record_path(directory: Path, image_name: str, platform: str, stage: str) -> Path:
@@ -37,8 +37,9 @@ def cache_tag(image, platform: str) -> str:
 
 
 def cache_reference(manifest, image, platform: str, target: str) -> str:
-    """The registry cache of an image and platform: the last candidate a build stage wrote the cache from
-    (BuildKit inline cache), which a fresh runner's build reads with --cache-from."""
+    """The registry cache of an image and platform: BuildKit's own image of the last candidate a build
+    stage wrote the cache from (its config holds the inline cache), which a fresh runner's build reads
+    with --cache-from."""
     return f"{target}/{manifest.repository}:{cache_tag(image, platform)}"
 
 
@@ -62,18 +63,22 @@ def build_stage(api, manifest, image, platform: str, root: Path, profile, regist
         prepared = pipeline.prepare(api, manifest, image, platform, root, profile, mirror=mirror, cache=cache, log=log,
                                     allow_unverified=allow_unverified)
         feeds = [cache_reference(manifest, image, platform, targets[0]), *cache_from]
+        carrier = f"{manifest.repository}:{cache_tag(image, platform)}" if write_cache else None
         built = pipeline.build_candidate(api, manifest, image, platform, root, profile, prepared, plain=plain,
-                                         cache_from=feeds, cache=cache, log=log)
-        outcome = smoke(prepared.tags.candidate)
-        stage_checks.judge(outcome, image, "build")
-        digests = {}
-        if outcome.passed:
-            digests = {target: push_image(api, built, prepared.tags.candidate, target, log) for target in targets}
-            if write_cache:
-                for target, digest in digests.items():
-                    copy_tag(target, manifest.repository, digest, cache_tag(image, platform), log)
-        else:
-            log(f"build stage FAILED for {prepared.tags.candidate} ({outcome.reason}): nothing was pushed")
+                                         cache_from=feeds, cache=cache, log=log, cache_carrier=carrier)
+        try:
+            outcome = smoke(prepared.tags.candidate)
+            stage_checks.judge(outcome, image, "build")
+            digests = {}
+            if outcome.passed:
+                digests = {target: push_image(api, built, prepared.tags.candidate, target, log) for target in targets}
+                for target in targets if carrier else ():
+                    push_image(api, engine.image_id(api, carrier), carrier, target, log)
+            else:
+                log(f"build stage FAILED for {prepared.tags.candidate} ({outcome.reason}): nothing was pushed")
+        finally:
+            if carrier:
+                api.images.remove(carrier, noprune=True)
         return _record(image, platform, "build", prepared.digest, built, outcome, digests)
 
 
