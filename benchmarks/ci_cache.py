@@ -88,20 +88,22 @@ def load_base(reference: str, into_socket: str) -> None:
                    env={**os.environ, "DOCKER_HOST": into_socket})
 
 
-def build_ours(api, root: Path, platform: str, cache_from=(), cache_carrier=None) -> str:
+def build_ours(api, root: Path, platform: str, cache_from=()) -> str:
     m = load_manifest(root / "pins.yaml")
     profile = network.from_host()
     prepared = pipeline.prepare(api, m, m.default_image, platform, root, profile, cache=CACHE, **QUIET)
     return pipeline.build_candidate(api, m, m.default_image, platform, root, profile, prepared, plain=True,
-                                    cache_from=cache_from, cache=CACHE, cache_carrier=cache_carrier, **QUIET)
+                                    cache_from=cache_from, cache=CACHE, **QUIET)
 
 
 def current_cache_carrier(api, platform: str) -> str:
     """This tree's cpu image as BuildKit built it, whose config holds the inline cache (the stamped image
     has none): a candidate built now, from this engine's cache, the way the build stage tags it."""
     m = load_manifest(REPO / "pins.yaml")
-    prepared = pipeline.prepare(api, m, m.default_image, platform, REPO, network.from_host(), cache=CACHE, **QUIET)
-    build_ours(api, REPO, platform, cache_carrier=CARRIER)
+    profile = network.from_host()
+    prepared = pipeline.prepare(api, m, m.default_image, platform, REPO, profile, cache=CACHE, **QUIET)
+    pipeline.build_candidate(api, m, m.default_image, platform, REPO, profile, prepared, plain=True, cache=CACHE,
+                             cache_carrier=CARRIER, **QUIET)
     api.images.remove(prepared.tags.candidate, noprune=True)
     return engine.image_id(api, CARRIER)
 

@@ -187,7 +187,6 @@ def _build_stage_pushes(monkeypatch, tmp_path, passed: bool) -> tuple:
 
     from image_pipeline.builder import engine, pipeline
     from image_pipeline.manifest.references import Tags
-    from image_pipeline.publish import publish
 
     from test_promotion_gate import TagBook
 
@@ -351,7 +350,7 @@ def test_the_build_stage_pushes_a_candidate_by_digest_and_moves_no_promoted_tag(
     from image_pipeline.publish.registry import Registry
 
     arch = sim["platform"].split("/")[1]
-    candidate, cache = f"cpu-{built['content_hash'][:12]}-{arch}-candidate", f"cpu-{arch}-cache"
+    candidate, cache = f"cpu-{built['content_hash'][:12]}-{arch}-candidate", ci_stages.cache_tag(CPU, sim["platform"])
     for address in sim["registries"]:
         assert _tags(address) == sorted([cache, candidate])  # no content tag, no index, no moving tag
         registry = Registry(address)

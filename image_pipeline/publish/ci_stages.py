@@ -72,8 +72,10 @@ def build_stage(api, manifest, image, platform: str, root: Path, profile, regist
             digests = {}
             if outcome.passed:
                 digests = {target: push_image(api, built, prepared.tags.candidate, target, log) for target in targets}
-                for target in targets if carrier else ():
-                    push_image(api, engine.image_id(api, carrier), carrier, target, log)
+                if carrier:
+                    carrier_id = engine.image_id(api, carrier)
+                    for target in targets:
+                        push_image(api, carrier_id, carrier, target, log)
             else:
                 log(f"build stage FAILED for {prepared.tags.candidate} ({outcome.reason}): nothing was pushed")
         finally:
