@@ -27,7 +27,8 @@ image: venv
 
 # The tests of the arm64 image wait for its pipeline lock, so its build (on x86 its layers of wheels are
 # installed natively, the rest and its smoke suite run under QEMU) starts first, in the background, and
-# overlaps the rest of the suite.
+# overlaps the rest of the suite. Two workers take whole test files (tests/conftest.py: how they share
+# them): one worker's docker tests leave a third of two cores idle, waiting on builds and containers.
 TEST_PLATFORM := linux/arm64
 TEST_LOG := artifacts/test-image-$(notdir $(TEST_PLATFORM)).log
 
@@ -36,7 +37,7 @@ test: venv node-tools registry shellcheck
 	@mkdir -p artifacts
 	@echo "make test: building the $(TEST_PLATFORM) image in the background (log: $(TEST_LOG))"
 	@$(BUILD) image --platform $(TEST_PLATFORM) --wait --progress plain > $(TEST_LOG) 2>&1 & background=$$!; \
-	status=0; $(PY) -m pytest --network $(PYTEST_ARGS) || status=$$?; \
+	status=0; $(PY) -m pytest --network -n 2 --dist loadfile $(PYTEST_ARGS) || status=$$?; \
 	if ! wait $$background; then echo "the $(TEST_PLATFORM) image failed:"; tail -50 $(TEST_LOG); status=1; fi; \
 	exit $$status
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import os
 import shutil
 import socket
 import subprocess
@@ -31,17 +32,48 @@ def pytest_addoption(parser):
 
 
 def pytest_collection_modifyitems(config, items):
-    """The tests that need the arm64 image run last: make test builds it under QEMU in the background,
-    and a test that waits for it early would hold the rest of the suite back (a stable sort).
+    """The files with tests that need the arm64 image run last, and those tests last of all: make test
+    builds it under QEMU in the background, and a test that waits for it early would hold the rest of the
+    suite back (a stable sort; whole files, because make test's workers take whole files).
     `network` tests are opt-in, so the fast suite (`pytest -m "not docker"`) stays fast offline;
     they show as skipped, never as passed."""
-    items.sort(key=lambda item: "cpu_image_arm64" in getattr(item, "fixturenames", ()))
+    waits = {item.path for item in items if _needs_arm64(item)}
+    items.sort(key=lambda item: (item.path in waits, _needs_arm64(item)))
     if config.getoption("--network"):
         return
     skip = pytest.mark.skip(reason="resolves against PyPI: run with --network (make test does)")
     for item in items:
         if "network" in item.keywords:
             item.add_marker(skip)
+
+
+def _needs_arm64(item) -> bool:
+    return "cpu_image_arm64" in getattr(item, "fixturenames", ())
+
+
+# Files that run pipelines on this repository's own cpu image (its cache, its lock, its candidate tag):
+# one worker runs them one after another, as a single unit of work.
+SHARES_THE_REPOSITORYS_PIPELINE = ("test_image.py", "test_reproducible.py")
+
+
+def unit_of_work(nodeid: str) -> str:
+    path = nodeid.split("::", 1)[0]
+    return "the repository's pipeline" if Path(path).name in SHARES_THE_REPOSITORYS_PIPELINE else path
+
+
+def pytest_xdist_make_scheduler(config, log):
+    """make test's `-n 2 --dist loadfile`: whole files per worker (a module's image builds once), in
+    collection order (the arm64 files last), with the files that share the repository's pipeline as one."""
+    if config.getvalue("dist") != "loadfile":
+        return None
+    from xdist.scheduler import LoadFileScheduling
+
+    class WholeFiles(LoadFileScheduling):
+        def _split_scope(self, nodeid):
+            return unit_of_work(nodeid)
+
+    config.option.loadscopereorder = False  # xdist would order files by test count instead
+    return WholeFiles(config, log)
 
 
 def copy_repo(target: Path) -> Path:
@@ -165,7 +197,8 @@ def previous_verl_image(engine_client, cpu_image, tmp_path_factory):
     wheel = next(context.glob("verl-*.whl")).name
     (context / "Dockerfile").write_text(f"FROM {cpu_image.tags.final}\nCOPY {wheel} /tmp/\n"
                                         f"RUN pip install --no-index --no-deps /tmp/{wheel} && rm /tmp/{wheel}\n")
-    reference = f"verl-ascend:cpu-verl-{version}-test"
+    # per worker: the other worker's session removes its own when it ends
+    reference = f"verl-ascend:cpu-verl-{version}-test-{os.environ.get('PYTEST_XDIST_WORKER', 'main')}"
     engine.build(context, reference, platform=engine.host_platform(), buildargs={}, labels={}, plain=True)
     yield reference, version
     engine_client.images.remove(reference, force=True)

@@ -209,6 +209,25 @@ def test_the_image_command_passes_wait_to_the_pipeline(monkeypatch):
     assert seen["wait"] is False
 
 
+@pytest.mark.parametrize("flags, waits", [(["--wait"], True), ([], False)])
+def test_reproduce_waits_for_the_pipeline_lock_only_when_asked(monkeypatch, flags, waits):
+    """make test's workers run `reproduce` beside pipelines of the same image: it queues with --wait."""
+    from image_pipeline.builder import pipeline
+    from image_pipeline.cli import main
+
+    seen = {}
+
+    def fake_lock(name, platform, cache, wait=False):
+        seen["wait"] = wait
+        raise SystemExit(0)
+
+    monkeypatch.setattr(engine, "client", lambda: None)
+    monkeypatch.setattr(pipeline, "image_lock", fake_lock)
+    with pytest.raises(SystemExit):
+        main(["reproduce", "cpu", "--platform", "linux/arm64", *flags])
+    assert seen["wait"] is waits
+
+
 def _package_imports(package: str) -> dict:
     """module -> modules of the same package it imports anywhere (function-level imports included)."""
     import ast

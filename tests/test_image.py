@@ -63,7 +63,7 @@ def test_guarantee_an_unchanged_tree_builds_nothing(engine_client, cpu_image):
 
     m = load_manifest(REPO / "pins.yaml")
     again = pipeline.run(engine_client, m, m.default_image, engine.host_platform(), REPO, network.from_host(),
-                         smoke_runner=must_not_smoke, cache=REPO / ".cache")
+                         smoke_runner=must_not_smoke, cache=REPO / ".cache", wait=True)
     assert (again.built, again.promoted, again.image_id) == (False, True, cpu_image.image_id)
 
 
@@ -86,7 +86,7 @@ def test_guarantee_a_failed_smoke_never_moves_a_good_tag(engine_client, cpu_imag
     m = load_manifest(repo_copy / "pins.yaml")
     image = m.default_image
     outcome = pipeline.run(engine_client, m, image, engine.host_platform(), repo_copy, network.from_host(),
-                           plain=True, cache=REPO / ".cache",
+                           plain=True, cache=REPO / ".cache", wait=True,
                            smoke_runner=lambda ref: runner.run(engine_client, image.name, ref, echo=False,
                                                                artifacts=REPO / "artifacts",
                                                                only="conformance.external_modules"))

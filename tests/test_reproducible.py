@@ -210,7 +210,7 @@ def test_two_clones_of_one_commit_label_the_image_alike(tmp_path):
 @pytest.mark.docker
 def test_the_cpu_image_rebuilt_with_no_cache_is_the_same_image(cpu_image):
     """Every layer and the config, so the id: `build.py reproduce` rebuilds next to the promoted image."""
-    result = run_build("reproduce")
+    result = run_build("reproduce", "--wait")
     assert result.returncode == 0, (result.stdout + result.stderr)[-3000:]
     assert f"reproduce: {cpu_image.image_id}: the rebuild is the same image" in result.stdout
 

@@ -25,8 +25,8 @@ DIFFOSCOPE_LINES = 200
 
 
 def reproduce(api, manifest, image, platform: str, root: Path, profile, *, cache: Path, log=print,
-              allow_unverified=(), install_platform: str | None = None) -> bool:
-    with pipeline.image_lock(image.name, platform, cache):
+              allow_unverified=(), install_platform: str | None = None, wait=False) -> bool:
+    with pipeline.image_lock(image.name, platform, cache, wait):
         prepared = pipeline.prepare(api, manifest, image, platform, root, profile, cache=cache, log=log,
                                     allow_unverified=allow_unverified)
         promoted = engine.image_id(api, prepared.tags.final)

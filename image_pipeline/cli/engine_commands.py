@@ -24,6 +24,11 @@ def _smoke_args(parser):
     parser.add_argument("--log-poll", type=float, default=10.0, help="poll interval of that wait (s)")
 
 
+def _wait_arg(parser, why):
+    parser.add_argument("--wait", action="store_true",
+                        help=f"wait for another pipeline of this image and platform instead of refusing ({why})")
+
+
 def _image_cmd_args(parser):
     image_arg(parser, optional=True)
     platform_arg(parser)
@@ -32,9 +37,7 @@ def _image_cmd_args(parser):
     parser.add_argument("--progress", choices=("auto", "pretty", "plain"), default="auto",
                         help="build output: one line per step, or every line with timestamps (CI)")
     parser.add_argument("--force", action="store_true", help="build and smoke-test even if the content tag exists")
-    parser.add_argument("--wait", action="store_true",
-                        help="wait for another pipeline of this image and platform instead of refusing (make test "
-                             "starts the arm64 build while the tests that need it wait the same way)")
+    _wait_arg(parser, "make test starts the arm64 build while the tests that need it wait the same way")
     parser.add_argument("--cache-from", action="append", default=[],
                         help="image whose inline cache the build may reuse: a registry cache tag <image>-<arch>-cache "
                              "(promoted images carry no cache)")
@@ -162,14 +165,14 @@ def _install_platform_arg(parser):
 @command("reproduce", "rebuild an image with no cache and compare it with the promoted one, layer by layer: exit 1 "
                       "naming the files that differ",
          lambda p: (image_arg(p, optional=True), platform_arg(p), _install_platform_arg(p), _allow_unverified_arg(p),
-                    network_args(p)))
+                    network_args(p), _wait_arg(p, "make test's workers share the repository's pipelines")))
 def _reproduce(inv, args):
     from ..builder import engine, reproduce
 
     api = engine.client()
     same = reproduce.reproduce(api, inv.manifest, inv.image(args.image), _platform(args), inv.root, profile_of(args),
                                cache=inv.cache, allow_unverified=args.allow_unverified,
-                               install_platform=args.install_platform)
+                               install_platform=args.install_platform, wait=args.wait)
     return 0 if same else 1
 
 
