@@ -250,6 +250,21 @@ def test_make_test_starts_the_arm64_build_in_the_background_first_and_waits_for_
     assert recipe.rstrip().endswith("exit $status")
 
 
+def test_make_test_runs_two_workers_on_whole_files():
+    """tests/conftest.py's scheduler takes over only for loadfile (test_workers.py: what it does)."""
+    assert re.search(r"pytest --network -n 2 --dist loadfile\b", "\n".join(_make_recipe("test")))
+
+
+def test_ci_prunes_only_what_no_run_of_the_last_days_used_and_before_anything_builds():
+    """CI's engine persists between runs and fills its disk; a prune must not take what this run or a
+    promoted tag needs: no --all, no volumes, no system prune, each one filtered by age."""
+    ci = (REPO / ".ci/run").read_text()
+    prunes = [line for line in ci.splitlines() if re.search(r"\bprune\b", line) and not line.startswith(("#", "step"))]
+    assert prunes and all(re.fullmatch(r"docker (builder|image) prune --force --filter until=\d+h", p) for p in prunes)
+    assert ci.index(prunes[-1]) < ci.index("build.py image --platform linux/arm64")
+    assert ci.index("make engine PLATFORM=linux/arm64") < ci.index(prunes[0])
+
+
 def test_ci_runs_the_readme_commands():
     readme_commands = re.findall(r"^make (\w+)", (REPO / "README.md").read_text().split("```")[1], re.M)
     assert readme_commands[:2] == ["image", "test"]

@@ -7,6 +7,7 @@ stage: build stage -> candidate pushed by digest, nothing promoted; device stage
 merge promotes only after both; a waived platform is published with its label.
 """
 
+import contextlib
 import json
 
 import pytest
@@ -179,7 +180,7 @@ SIM_REPOSITORY = "verl-ascend-stages"  # tags no other build moves, so "no promo
 WAIVER = "no amd64 device runner in this simulation"
 
 
-def _build_stage_pushes(monkeypatch, tmp_path, passed: bool) -> tuple:
+def _build_stage_pushes(monkeypatch, tmp_path, passed: bool, stamp_fails=False) -> tuple:
     """ci_stages.build_stage with --write-cache on a stand-in engine (test_promotion_gate.TagBook) whose
     build leaves the stamped candidate and BuildKit's own image under the carrier tag it was given:
     returns ({registry reference: image id pushed}, the tags left in the engine)."""
@@ -197,6 +198,8 @@ def _build_stage_pushes(monkeypatch, tmp_path, passed: bool) -> tuple:
         book.tags[tags.candidate] = IMAGE_ID
         if cache_carrier:
             book.tags[cache_carrier] = BUILDKIT_IMAGE
+        if stamp_fails:
+            raise UserError("cannot stamp the candidate")
         return IMAGE_ID
 
     monkeypatch.setattr(pipeline, "prepare", lambda *a, **k: pipeline.Prepared({}, "0" * 64, "sha256:base", tags))
@@ -206,8 +209,9 @@ def _build_stage_pushes(monkeypatch, tmp_path, passed: bool) -> tuple:
                         lambda api, image_id, local, target, log: pushed.setdefault(f"{target}/{local}", image_id))
     checks = stage_checks.checks_of(CPU, "build")
     outcome = SimpleNamespace(passed=passed, reason="", results=[{"name": n, "status": "PASS"} for n in checks])
-    ci_stages.build_stage(book, M, CPU, "linux/amd64", REPO, None, [REGISTRY], smoke=lambda ref: outcome,
-                          cache=tmp_path, write_cache=True, log=lambda _: None)
+    with pytest.raises(UserError, match="cannot stamp") if stamp_fails else contextlib.nullcontext():
+        ci_stages.build_stage(book, M, CPU, "linux/amd64", REPO, None, [REGISTRY], smoke=lambda ref: outcome,
+                              cache=tmp_path, write_cache=True, log=lambda _: None)
     return pushed, book.tags
 
 
@@ -226,6 +230,12 @@ def test_the_cache_tag_gets_buildkits_own_image_and_the_candidate_tag_the_stampe
 
 def test_a_build_stage_whose_checks_failed_pushes_no_cache(monkeypatch, tmp_path):
     pushed, left = _build_stage_pushes(monkeypatch, tmp_path, passed=False)
+    assert pushed == {} and BUILDKIT_IMAGE not in left.values()
+
+
+def test_a_build_stage_whose_stamp_failed_leaves_no_cache_tag(monkeypatch, tmp_path):
+    """BuildKit's image is tagged as the carrier before the SBOM and the stamp: their failure removes it too."""
+    pushed, left = _build_stage_pushes(monkeypatch, tmp_path, passed=True, stamp_fails=True)
     assert pushed == {} and BUILDKIT_IMAGE not in left.values()
 
 

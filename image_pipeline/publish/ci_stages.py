@@ -64,9 +64,9 @@ def build_stage(api, manifest, image, platform: str, root: Path, profile, regist
                                     allow_unverified=allow_unverified)
         feeds = [cache_reference(manifest, image, platform, targets[0]), *cache_from]
         carrier = f"{manifest.repository}:{cache_tag(image, platform)}" if write_cache else None
-        built = pipeline.build_candidate(api, manifest, image, platform, root, profile, prepared, plain=plain,
-                                         cache_from=feeds, cache=cache, log=log, cache_carrier=carrier)
-        try:
+        try:  # the carrier's tag goes whatever fails after BuildKit made it (the SBOM, the stamp, the checks)
+            built = pipeline.build_candidate(api, manifest, image, platform, root, profile, prepared, plain=plain,
+                                             cache_from=feeds, cache=cache, log=log, cache_carrier=carrier)
             outcome = smoke(prepared.tags.candidate)
             stage_checks.judge(outcome, image, "build")
             digests = {}
@@ -79,7 +79,7 @@ def build_stage(api, manifest, image, platform: str, root: Path, profile, regist
             else:
                 log(f"build stage FAILED for {prepared.tags.candidate} ({outcome.reason}): nothing was pushed")
         finally:
-            if carrier:
+            if carrier and engine.image_id(api, carrier):
                 api.images.remove(carrier, noprune=True)
         return _record(image, platform, "build", prepared.digest, built, outcome, digests)
 
