@@ -44,11 +44,13 @@ def test_a_transformers_bump_reships_at_most_5_percent_of_the_image(engine_clien
               f"https://github.com/huggingface/transformers/releases/tag/v{release}", root=root, check=True)
     m = load_manifest(root / "pins.yaml")
     image, platform, profile = m.default_image, engine.host_platform(), network.from_host()
-    prepared = pipeline.prepare(engine_client, m, image, platform, root, profile, cache=REPO / ".cache",
-                                log=lambda _: None)
+    # the repository's cache holds one build context per image and platform: its lock, as a pipeline takes it
+    with pipeline.image_lock(image.name, platform, REPO / ".cache", wait=True):
+        prepared = pipeline.prepare(engine_client, m, image, platform, root, profile, cache=REPO / ".cache",
+                                    log=lambda _: None)
+        bumped = pipeline.build_candidate(engine_client, m, image, platform, root, profile, prepared, plain=True,
+                                          cache=REPO / ".cache", log=lambda _: None)
     assert prepared.tags.final != cpu_image.tags.final  # the bump is a new content tag
-    bumped = pipeline.build_candidate(engine_client, m, image, platform, root, profile, prepared, plain=True,
-                                      cache=REPO / ".cache", log=lambda _: None)
     try:
         before = reship.pushed_layers(engine_client, cpu_image.image_id, registry.address, "before")
         after = reship.pushed_layers(engine_client, bumped, registry.address, "after")

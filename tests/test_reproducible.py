@@ -383,3 +383,16 @@ def test_the_engines_inline_cache_leaves_the_image_id_alone():
     assert len({digest for digest, _ in stamped}) == 1  # one image id
     digest, members = stamped[0]
     assert image_config.BUILDKIT_CACHE_KEY not in json.loads(members[f"{digest}.json"])
+
+
+def test_the_record_of_bases_is_replaced_never_rewritten_in_place(tmp_path):
+    """The arm64 pipeline in the background and make test's workers read .cache/bases.json while one of
+    them records a base: a reader must find the old file or the new one, never a half-written one."""
+    from image_pipeline.builder import base
+
+    base._record(tmp_path, "debian:one", "sha256:" + "1" * 64, "pulled", log=lambda _: None)
+    path = base._state_file(tmp_path)
+    with open(path) as reader:
+        base._record(tmp_path, "debian:two", "sha256:" + "2" * 64, "bootstrapped", log=lambda _: None)
+        assert list(json.loads(reader.read())) == ["debian:one"]  # what it opened, whole
+    assert sorted(json.loads(path.read_text())) == ["debian:one", "debian:two"]

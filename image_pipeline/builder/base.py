@@ -20,6 +20,7 @@ import time
 from pathlib import Path
 
 from ..errors import UserError
+from ..files import atomic_write
 from ..manifest.model import arch_of
 from ..manifest.references import base_reference
 from ..render.dockerfile import SOURCE_DATE_EPOCH
@@ -191,8 +192,8 @@ def _record(cache: Path, reference: str, found: str, origin: str, log, quiet=Fal
     entry = {"id": found, "origin": origin}
     if state.get(reference) != entry:
         state[reference] = entry
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(json.dumps(state, indent=1, sort_keys=True) + "\n")
+        # a rename: the other platform's pipeline, or another test worker, may be reading it
+        atomic_write(path, json.dumps(state, indent=1, sort_keys=True) + "\n")
     if not quiet:
         log(f"base {reference}: {origin}, id {found}")
     return found
