@@ -206,6 +206,9 @@ def previous_verl_image(engine_client, cpu_image, tmp_path_factory):
 
 # ---------------------------------------------------------------- a real registry on loopback
 
+REGISTRY_HEADER = "X-Loopback-Registry"
+
+
 class LoopbackRegistry:
     """One docker-registry process on 127.0.0.1; restartable read-only over the same storage."""
 
@@ -214,24 +217,29 @@ class LoopbackRegistry:
         self.port = _free_port()
         self.address = f"127.0.0.1:{self.port}"
         self.process = None
+        self.token = os.urandom(8).hex()  # the header this registry answers with, and no other on the port
 
     def start(self, read_only=False):
         self.stop()
         maintenance = "  maintenance:\n    readonly:\n      enabled: true\n" if read_only else ""
         config = self.directory / "config.yml"
         config.write_text(f"version: 0.1\nstorage:\n  filesystem:\n    rootdirectory: {self.directory / 'data'}\n"
-                          f"{maintenance}http:\n  addr: {self.address}\n")
+                          f"{maintenance}http:\n  addr: {self.address}\n  headers:\n    {REGISTRY_HEADER}: [{self.token}]\n")
         binary = shutil.which("docker-registry")
         assert binary, "docker-registry is not installed: `make test` installs it (apt-get install docker-registry)"
         self.process = subprocess.Popen([binary, "serve", str(config)], stdout=subprocess.DEVNULL,
                                         stderr=subprocess.DEVNULL)
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise AssertionError(f"docker-registry on {self.address} exited ({self.process.returncode}): port taken?")
             try:
-                urllib.request.urlopen(f"http://{self.address}/v2/", timeout=2).close()
-                return self
+                with urllib.request.urlopen(f"http://{self.address}/v2/", timeout=2) as response:
+                    if response.headers.get(REGISTRY_HEADER) == self.token:
+                        return self
             except OSError:
-                time.sleep(0.2)
+                pass
+            time.sleep(0.2)  # make test's other worker may have a registry on a port it was also handed
         raise AssertionError(f"docker-registry on {self.address} did not answer")
 
     def stop(self):

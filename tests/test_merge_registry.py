@@ -114,3 +114,12 @@ def test_plain_http_only_to_a_literal_loopback_address():
     for host in ("127.evil.example", "127.0.0.1.evil.example:5000", "localhost.example", "10.0.0.1:5000",
                  "quay.io"):
         assert registry_module.Registry(host).base.startswith("https://"), host
+
+
+def test_a_loopback_registry_never_takes_another_one_on_its_port_for_itself(registry, tmp_path):
+    """make test's two workers each start registries on ports the kernel called free: one handed a port
+    the other holds must fail, not push into the other worker's registry."""
+    second = LoopbackRegistry(tmp_path)
+    second.address = registry
+    with pytest.raises(AssertionError, match="exited"):
+        second.start()
