@@ -214,8 +214,7 @@ class LoopbackRegistry:
 
     def __init__(self, directory):
         self.directory = directory
-        self.port = _free_port()
-        self.address = f"127.0.0.1:{self.port}"
+        self.address = f"127.0.0.1:{_free_port()}"
         self.process = None
         self.token = os.urandom(8).hex()  # the header this registry answers with, and no other on the port
 

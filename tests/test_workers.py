@@ -44,9 +44,10 @@ def test_a_test_that_builds_in_the_repositorys_cache_holds_its_pipeline_lock():
     a test that calls build_candidate itself must too."""
     unlocked = []
     for path in sorted(Path(__file__).parent.glob("test_*.py")):
-        for function in ast.walk(ast.parse(path.read_text())):
+        source = path.read_text()
+        for function in ast.walk(ast.parse(source)):
             if (isinstance(function, ast.FunctionDef) and _calls(function, "build_candidate")
-                    and 'REPO / ".cache"' in ast.get_source_segment(path.read_text(), function)
+                    and 'REPO / ".cache"' in ast.get_source_segment(source, function)
                     and not _calls(function, "image_lock")):
                 unlocked.append(f"{path.name}::{function.name}")
     assert unlocked == []
