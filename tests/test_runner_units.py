@@ -383,7 +383,7 @@ def test_a_local_promotion_leaves_exactly_the_device_stages_measurements_to_ci()
     whole = [c.name for c in select(checks, cpu["device"], "", False, roles=cpu["stack"])]
     promotion = [c.name for c in select(checks, cpu["device"], "", False, roles=cpu["stack"], promotion=True)]
     left = [name for name in whole if name not in promotion]
-    assert left == ["sync.collective.throughput", "sync.mooncake.throughput"]
+    assert left == ["sync.collective.throughput", "sync.mooncake.throughput", "batch_invariance.cpu"]
     assert promotion == [name for name in whole if name not in left]  # nothing else left out, order kept
     device_stage = stage_checks.checks_of(manifest_of_repo().default_image, "device")
     assert set(left) <= set(device_stage)
