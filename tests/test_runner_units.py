@@ -53,7 +53,7 @@ def test_a_quiet_start_does_not_fail_a_suite_that_passed(tmp_path):
     """Judged by results.json, not by when the container first printed."""
     outcome = runner.SmokeRun("cpu", "ref", tmp_path, exit_code=0, quiet_start=True)
     (tmp_path / "results.json").write_text(json.dumps([{"name": "train", "status": "PASS"}]))
-    runner._collect(outcome)
+    runner.collect(outcome)
     assert outcome.passed and outcome.reason == ""
 
 
@@ -61,10 +61,10 @@ def test_a_container_that_exited_non_zero_fails_the_suite_whatever_its_results_s
     """results.json written, every check PASS, but the suite process exited 1 (it died after writing them)."""
     (tmp_path / "results.json").write_text(json.dumps([{"name": "train", "status": "PASS"}]))
     outcome = runner.SmokeRun("cpu", "ref", tmp_path, exit_code=1)
-    runner._collect(outcome)
+    runner.collect(outcome)
     assert not outcome.passed and outcome.reason == "suite exited 1"
     killed = runner.SmokeRun("cpu", "ref", tmp_path, exit_code=137)
-    runner._collect(killed)
+    runner.collect(killed)
     assert not killed.passed and killed.reason == "suite exited 137"
 
 
@@ -129,7 +129,7 @@ def test_not_run_checks_fail_the_suite(tmp_path):
     outcome = runner.SmokeRun("npu-a3", "ref", tmp_path, exit_code=1)
     (tmp_path / "results.json").write_text(json.dumps([{"name": "conformance.versions", "status": "PASS"},
                                                        {"name": "train", "status": "NOT RUN"}]))
-    runner._collect(outcome)
+    runner.collect(outcome)
     assert not outcome.passed and outcome.reason == "train NOT RUN"
 
 

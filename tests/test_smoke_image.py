@@ -4,6 +4,7 @@ import json
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
+from pathlib import Path
 
 import pytest
 
@@ -23,8 +24,21 @@ def _run(engine_client, reference, tmp_path, **kwargs):
 
 
 @pytest.fixture(scope="module")
-def full_run(engine_client, cpu_image, tmp_path_factory):
-    return _run(engine_client, cpu_image.tags.final, tmp_path_factory.mktemp("full"))
+def baseline_run(cpu_image):
+    """The whole suite, run once, the way a user checks that training still reproduces: `build.py baseline cpu`
+    runs it in the promoted image and prints its table (with the run's artifacts directory), then the diff of
+    the baseline it proposes against the committed one."""
+    return run_build("baseline", "cpu")
+
+
+@pytest.fixture(scope="module")
+def full_run(baseline_run, cpu_image):
+    printed = [line.removeprefix("artifacts: ") for line in baseline_run.stdout.splitlines()
+               if line.startswith("artifacts: ")]
+    assert len(printed) == 1, baseline_run.stdout[-3000:] + baseline_run.stderr
+    outcome = runner.SmokeRun("cpu", cpu_image.tags.final, Path(printed[0]), exit_code=baseline_run.returncode)
+    runner.collect(outcome)
+    return outcome
 
 
 def test_full_suite_passes_and_leaves_artifacts(full_run):
@@ -166,8 +180,8 @@ def test_each_diagnostic_fails_alone(engine_client, cpu_image, tmp_path):
     assert "=== exit code\n3" in text and "npu-smi is not installed here" in text
 
 
-def test_training_is_reproducible_against_the_committed_baseline(cpu_image):
-    result = run_build("baseline", "cpu")
+def test_training_is_reproducible_against_the_committed_baseline(baseline_run):
+    result = baseline_run
     assert result.returncode == 0, result.stderr
     changed = [line for line in result.stdout.splitlines()
                if line.startswith(("+", "-")) and not line.startswith(("+++", "---"))]

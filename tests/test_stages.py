@@ -205,8 +205,8 @@ def _build_stage_pushes(monkeypatch, tmp_path, passed: bool, stamp_fails=False) 
     monkeypatch.setattr(pipeline, "prepare", lambda *a, **k: pipeline.Prepared({}, "0" * 64, "sha256:base", tags))
     monkeypatch.setattr(pipeline, "build_candidate", build)
     monkeypatch.setattr(engine, "image_id", lambda api, ref: api.tags.get(ref))
-    monkeypatch.setattr(ci_stages, "push_image",
-                        lambda api, image_id, local, target, log: pushed.setdefault(f"{target}/{local}", image_id))
+    monkeypatch.setattr(ci_stages, "push_everywhere", lambda api, image_id, local, targets, log: {
+        target: pushed.setdefault(f"{target}/{local}", image_id) for target in targets})
     checks = stage_checks.checks_of(CPU, "build")
     outcome = SimpleNamespace(passed=passed, reason="", results=[{"name": n, "status": "PASS"} for n in checks])
     with pytest.raises(UserError, match="cannot stamp") if stamp_fails else contextlib.nullcontext():

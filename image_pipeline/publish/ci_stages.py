@@ -2,7 +2,8 @@
 
 build stage  (`build.py image NAME --stage build`, on the hosted runner of the platform's architecture):
     base, wheelhouse, the BuildKit candidate (fed by the registry cache), the device-free checks in it;
-    when they pass, the candidate is pushed by digest under its candidate tag only, to every registry.
+    when they pass, the candidate is pushed by digest under its candidate tag only, to the first registry,
+    and copied from there to the others.
 device stage (`build.py smoke NAME --registry R --digest D`, on the runner pins.yaml names for the
     image's device and platform): that digest pulled, the device checks run in it.
 merge        (`build.py merge NAME --registry ... --records DIR`): for every platform the image publishes, a passed build
@@ -24,7 +25,7 @@ from ..errors import UserError
 from ..files import atomic_write
 from ..manifest.model import arch_of
 from ..smoke import stage_checks
-from .publish import merge, push_image, resolve_registry, remote
+from .publish import merge, push_everywhere, remote, resolve_registry
 
 
 def record_path(directory: Path, image_name: str, platform: str, stage: str) -> Path:
@@ -71,11 +72,9 @@ def build_stage(api, manifest, image, platform: str, root: Path, profile, regist
             stage_checks.judge(outcome, image, "build")
             digests = {}
             if outcome.passed:
-                digests = {target: push_image(api, built, prepared.tags.candidate, target, log) for target in targets}
+                digests = push_everywhere(api, built, prepared.tags.candidate, targets, log)
                 if carrier:
-                    carrier_id = engine.image_id(api, carrier)
-                    for target in targets:
-                        push_image(api, carrier_id, carrier, target, log)
+                    push_everywhere(api, engine.image_id(api, carrier), carrier, targets, log)
             else:
                 log(f"build stage FAILED for {prepared.tags.candidate} ({outcome.reason}): nothing was pushed")
         finally:

@@ -2,7 +2,8 @@
 
 1. Find each platform's promoted image by the content hash its own label carries (only a
    smoke-passed candidate ever gets its content tag), for every platform the image declares.
-2. Push each architecture to every registry under its content tag, and read its digest back.
+2. Push each architecture to the first registry under its content tag, read its digest back, and copy it
+   from there to every other registry byte for byte (one digest everywhere, each layer compressed once).
 3. Write, in every registry, one image index (manifest list) listing exactly those digests,
    stored first by its own digest.
 4. Only then move the tags (<name>, the human tag) to that index, registry by registry.
@@ -15,6 +16,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from dataclasses import dataclass
 
 from ..builder import engine
@@ -23,6 +25,9 @@ from ..errors import UserError
 from ..manifest.model import arch_of
 from ..manifest.references import HASH_CHARS, Tags
 from .registry import INDEX_TYPE, Registry, split
+
+DIGEST = re.compile(r"sha256:[0-9a-f]{64}")
+COPY_CHUNK = 1 << 20
 
 
 @dataclass(frozen=True)
@@ -68,8 +73,9 @@ def push(api, manifest, image, registries: list, platforms=None, log=print) -> d
     images = [p for p in promoted(api, manifest, image) if not platforms or p.platform in platforms]
     if not images:
         raise UserError(f"none of {', '.join(platforms)} has a promoted {image.name} here")
-    return {target: {p.platform: push_image(api, p.image_id, p.local, target, log, content_tag=True) for p in images}
-            for target in (resolve_registry(manifest, r) for r in registries)}
+    targets = [resolve_registry(manifest, r) for r in registries]
+    pushed = {p.platform: push_everywhere(api, p.image_id, p.local, targets, log, content_tag=True) for p in images}
+    return {target: {platform: digests[target] for platform, digests in pushed.items()} for target in targets}
 
 
 def merge(manifest, image, registries: list, pushed: dict, log=print, content_tags=None) -> dict:
@@ -121,16 +127,22 @@ def copy_tag(target: str, repository_name: str, digest: str, tag: str, log) -> N
     log(f"tagged {target}/{repository_name}:{tag} -> {digest}")
 
 
+def push_everywhere(api, image_id: str, local: str, targets: list, log, content_tag=False) -> dict:
+    """{target: digest}: the engine pushes the image to the first registry, and each other one gets a byte for
+    byte copy from there (the engine would compress every layer again per registry), so one digest everywhere."""
+    first, *others = targets
+    digest = push_image(api, image_id, local, first, log, content_tag)
+    return {first: digest, **{target: copy_image(first, target, local, digest, image_id, log, content_tag)
+                              for target in others}}
+
+
 def push_image(api, image_id: str, local: str, target: str, log, content_tag=False) -> str:
     """Push a local image to target under the tag of `local` (<repository>:<tag>); its digest there. A
     content tag the registry already holds for another image (config digest) is refused, never moved."""
     remote_ref = f"{target}/{local}"
     repository, tag = remote_ref.rsplit(":", 1)
-    registry, path = remote(target, local.rsplit(":", 1)[0])
-    existing = registry.digest(path, tag) if content_tag else None
-    if existing and registry.image_config(path, existing)[0] != image_id:
-        raise UserError(f"{remote_ref} already names another image ({existing}), not {image_id}: a tag is never "
-                        f"moved to other bytes; nothing is pushed")
+    if content_tag:
+        _refuse_other_image(target, local, image_id)
     api.images.get(image_id).tag(repository, tag)
     digest = None
     for event in api.api.push(repository, tag=tag, stream=True, decode=True):
@@ -141,6 +153,54 @@ def push_image(api, image_id: str, local: str, target: str, log, content_tag=Fal
         raise UserError(f"push of {remote_ref} reported no digest")
     log(f"pushed {remote_ref}@{digest}")
     return digest
+
+
+def copy_image(source: str, target: str, local: str, digest: str, image_id: str, log, content_tag=False) -> str:
+    """Copy the manifest `digest` of <repository> from the source registry to the target, tagged as `local`
+    (<repository>:<tag>): its config and layers first (each checked against its digest and size on the way),
+    then the manifest, byte for byte. Returns the digest, the same in both."""
+    repository_name, tag = local.rsplit(":", 1)
+    if content_tag:
+        _refuse_other_image(target, local, image_id)
+    (source_registry, source_path), (registry, path) = remote(source, repository_name), remote(target, repository_name)
+    media_type, raw, _ = source_registry.manifest(source_path, digest)
+    if "sha256:" + hashlib.sha256(raw).hexdigest() != digest:
+        raise UserError(f"{source}/{repository_name}@{digest} answered a manifest of another digest: nothing is copied")
+    blobs = _blobs_of(json.loads(raw), image_id, f"{source}/{repository_name}@{digest}")
+    lacked = [(blob, size) for blob, size in blobs if not registry.has_blob(path, blob)]
+    for blob, size in lacked:
+        with source_registry.open_blob(source_path, blob) as response:
+            registry.upload_blob(path, blob, size, iter(lambda: response.read(COPY_CHUNK), b""))
+    stored = registry.put_manifest(path, tag, media_type, raw)
+    if stored and stored != digest:
+        raise UserError(f"{target}/{local}: the registry stored the manifest as {stored}, not {digest}")
+    log(f"copied {source}/{local}@{digest} to {target}: {len(lacked)} of {len(blobs)} blobs "
+        f"({sum(size for _, size in lacked) / 1e6:.0f} MB) it lacked")
+    return digest
+
+
+def _blobs_of(manifest: dict, image_id: str, where: str) -> list:
+    """[(digest, size)] of an image manifest's config and layers; its config must be the image's."""
+    config = manifest.get("config") or {}
+    if config.get("digest") != image_id:
+        raise UserError(f"{where} is not the manifest of {image_id} (its config is {config.get('digest')!r})")
+    descriptors = [config, *(manifest.get("layers") or [])]
+    for descriptor in descriptors:
+        digest, size = descriptor.get("digest"), descriptor.get("size")
+        if not (isinstance(digest, str) and DIGEST.fullmatch(digest) and type(size) is int and size >= 0):
+            raise UserError(f"{where} lists a blob {str(digest)[:80]!r} of size {str(size)[:20]!r}: not a sha256 "
+                            f"digest and a byte count")
+    return [(d["digest"], d["size"]) for d in descriptors]
+
+
+def _refuse_other_image(target: str, local: str, image_id: str) -> None:
+    """A content tag the registry already holds for another image (config digest) is never moved."""
+    repository_name, tag = local.rsplit(":", 1)
+    registry, path = remote(target, repository_name)
+    existing = registry.digest(path, tag)
+    if existing and registry.image_config(path, existing)[0] != image_id:
+        raise UserError(f"{target}/{local} already names another image ({existing}), not {image_id}: a tag is "
+                        f"never moved to other bytes; nothing is pushed")
 
 
 def _write_index(target: str, repository_name: str, digests: dict, log) -> tuple:

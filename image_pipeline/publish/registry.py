@@ -1,4 +1,4 @@
-"""The little of the OCI distribution API publishing needs: read and write manifests.
+"""The little of the OCI distribution API publishing needs: read and write manifests, copy blobs.
 
 Credentials come only from the environment (REGISTRY_USER / REGISTRY_TOKEN) or the docker
 client's config (~/.docker/config.json `auths`), never from a file of this repository.
@@ -8,6 +8,7 @@ Loopback registries are spoken to over plain HTTP, as the Docker Engine does.
 from __future__ import annotations
 
 import base64
+import hashlib
 import ipaddress
 import json
 import os
@@ -67,8 +68,11 @@ class Registry:
         self.host = host
         self.base = f"{_scheme(host)}://{host}"
         self.token = None
+        self.challenge = None  # the challenge the token answered: a push asks for another scope than a pull
 
-    def _request(self, method: str, path: str, data: bytes | None = None, headers=None, missing_ok=False):
+    def _request(self, method: str, path: str, data=None, headers=None, missing_ok=False, retry=True):
+        """A response, None for a 404 when missing_ok. Data that is a stream is never sent twice: a request
+        carrying one must follow one (on the same repository and scope) that already logged in."""
         headers = dict(headers or {})
         if self.token:
             headers["Authorization"] = self.token
@@ -76,8 +80,10 @@ class Registry:
         try:
             return urllib.request.urlopen(request, timeout=TIMEOUT_S)
         except urllib.error.HTTPError as exc:
-            if exc.code == 401 and self.token is None and self._login(exc.headers.get("WWW-Authenticate", "")):
-                return self._request(method, path, data, headers, missing_ok)
+            challenge = exc.headers.get("WWW-Authenticate", "")
+            replayable = data is None or isinstance(data, bytes)
+            if exc.code == 401 and retry and replayable and challenge != self.challenge and self._login(challenge):
+                return self._request(method, path, data, headers, missing_ok, retry=False)
             if exc.code == 404 and missing_ok:
                 return None
             raise UserError(f"{method} {self.base}{path}: HTTP {exc.code} {exc.reason}") from None
@@ -86,19 +92,31 @@ class Registry:
 
     def _login(self, challenge: str) -> bool:
         creds = credentials(self.host)
+        self.challenge = challenge
         if challenge.lower().startswith("basic") and creds:
             self.token = "Basic " + base64.b64encode(f"{creds[0]}:{creds[1]}".encode()).decode()
             return True
         if not challenge.lower().startswith("bearer"):
             return False
         params = dict(re.findall(r'(\w+)="([^"]*)"', challenge))
+        realm = urllib.parse.urlsplit(params.get("realm", ""))
+        allowed = realm.scheme == "https" or (realm.scheme == "http" and is_loopback(realm.netloc))
+        if not (allowed and realm.netloc) or realm.query or realm.fragment:
+            raise UserError(f"{self.base} names the token service {params.get('realm', '')[:200]!r}: credentials go "
+                            f"only to an https URL (plain http only on loopback)")
         query = urllib.parse.urlencode({k: v for k, v in params.items() if k in ("service", "scope")})
-        request = urllib.request.Request(f"{params['realm']}?{query}")
+        request = urllib.request.Request(f"{realm.geturl()}?{query}")
         if creds:
             request.add_header("Authorization", "Basic " + base64.b64encode(f"{creds[0]}:{creds[1]}".encode()).decode())
-        with urllib.request.urlopen(request, timeout=TIMEOUT_S) as response:
-            body = json.load(response)
-        self.token = "Bearer " + (body.get("token") or body.get("access_token"))
+        try:
+            with urllib.request.urlopen(request, timeout=TIMEOUT_S) as response:
+                token = json.load(response)
+        except (OSError, ValueError) as exc:
+            raise UserError(f"the token service of {self.base} ({realm.geturl()}): {exc}") from None
+        token = token.get("token") or token.get("access_token") if isinstance(token, dict) else None
+        if not isinstance(token, str) or not token.isprintable():
+            raise UserError(f"the token service of {self.base} ({realm.geturl()}) answered no token")
+        self.token = "Bearer " + token
         return True
 
     def manifest(self, repository: str, reference: str) -> tuple:
@@ -126,6 +144,58 @@ class Registry:
             return None
         with response:
             return response.headers.get("Docker-Content-Digest")
+
+    def has_blob(self, repository: str, digest: str) -> bool:
+        response = self._request("HEAD", f"/v2/{repository}/blobs/{digest}", missing_ok=True)
+        if response is None:
+            return False
+        response.close()
+        return True
+
+    def open_blob(self, repository: str, digest: str):
+        """The response streaming a blob (the caller reads, checks and closes it)."""
+        return self._request("GET", f"/v2/{repository}/blobs/{digest}")
+
+    def upload_blob(self, repository: str, digest: str, size: int, chunks) -> None:
+        """Upload a blob from an iterable of byte chunks, committed (PUT ?digest=) only after the bytes sent
+        were counted and hashed here to be exactly `size` bytes of `digest`; else the upload is cancelled."""
+        with self._request("POST", f"/v2/{repository}/blobs/uploads/", data=b"") as response:
+            location = self._same_origin(response.headers.get("Location", ""))
+        hashed, sent = hashlib.sha256(), 0
+
+        def counted():
+            nonlocal sent
+            for chunk in chunks:
+                hashed.update(chunk)
+                sent += len(chunk)
+                if sent > size:
+                    raise UserError(f"blob {digest} is longer than its {size} bytes: not uploaded")
+                yield chunk
+
+        with self._request("PATCH", location, data=counted(), headers={
+                "Content-Type": "application/octet-stream", "Content-Length": str(size)}) as response:
+            location = self._same_origin(response.headers.get("Location", "") or location)
+        if sent != size or f"sha256:{hashed.hexdigest()}" != digest:
+            self._cancel(location)
+            raise UserError(f"blob {digest}: {sent} bytes read hash to sha256:{hashed.hexdigest()}: not uploaded")
+        separator = "&" if "?" in location else "?"
+        query = urllib.parse.urlencode({"digest": digest})
+        self._request("PUT", f"{location}{separator}{query}", data=b"",
+                      headers={"Content-Type": "application/octet-stream"}).close()
+
+    def _cancel(self, location: str) -> None:
+        try:
+            self._request("DELETE", location, missing_ok=True)
+        except UserError:
+            pass  # an upload never committed expires in the registry; the reason to report is the caller's
+
+    def _same_origin(self, location: str) -> str:
+        """The path of an upload location, which must be on this registry: an upload is never sent (with
+        this registry's credentials) wherever a response points."""
+        parsed = urllib.parse.urlsplit(urllib.parse.urljoin(self.base + "/", location))
+        if not location or f"{parsed.scheme}://{parsed.netloc}" != self.base or not parsed.path.startswith("/v2/"):
+            raise UserError(f"{self.base} answered an upload with location {location[:200]!r}, not a path of its own")
+        return parsed.path + (f"?{parsed.query}" if parsed.query else "")
 
     def put_manifest(self, repository: str, reference: str, media_type: str, body: bytes) -> str:
         with self._request("PUT", f"/v2/{repository}/manifests/{reference}", data=body,

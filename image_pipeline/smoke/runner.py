@@ -138,7 +138,7 @@ def run(api, image: str, reference: str, *, artifacts: Path, platform: str | Non
             outcome.reason = f"did not finish within {timeout:.0f} s"
             container.kill()
         streamer.join(timeout=30)
-        _collect(outcome)
+        collect(outcome)
         _keep_sbom(container, outcome.directory)
         plot.write_loss_plots(outcome.directory)
         if not outcome.passed:
@@ -200,7 +200,9 @@ def parse_metrics(text: str) -> dict:
     return values
 
 
-def _collect(outcome: SmokeRun) -> None:
+def collect(outcome: SmokeRun) -> None:
+    """Read a finished run's results and metrics from its directory; passed only with exit code 0 and every
+    check PASS or MEASURED."""
     results = outcome.directory / "results.json"
     if results.exists():
         outcome.results = json.loads(results.read_text())
