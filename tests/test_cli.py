@@ -12,6 +12,7 @@ import pytest
 
 from image_pipeline.builder import engine, inputs
 from image_pipeline.cli import COMMANDS, _load_commands
+from image_pipeline.errors import UserError
 from image_pipeline.render import dockerfile
 
 from conftest import REPO, edit, manifest, run_build
@@ -187,6 +188,62 @@ def test_image_wait_waits_for_the_pipeline_lock_instead_of_refusing(tmp_path):
         assert not acquired.wait(0.5)
     assert acquired.wait(10)
     waiter.join()
+
+
+def test_the_pipeline_lock_is_reentrant_in_the_thread_that_holds_it_only(tmp_path):
+    """A pipeline holds it while build_candidate takes it again; another pipeline (a thread here) is refused."""
+    import threading
+
+    from image_pipeline.builder import pipeline
+
+    refused = []
+
+    def other():
+        try:
+            with pipeline.image_lock("cpu", "linux/arm64", tmp_path):
+                pass
+        except UserError as exc:
+            refused.append(str(exc))
+
+    with pipeline.image_lock("cpu", "linux/arm64", tmp_path):
+        with pipeline.image_lock("cpu", "linux/arm64", tmp_path / "."):
+            thread = threading.Thread(target=other)
+            thread.start()
+            thread.join(10)
+        assert refused and "another pipeline for 'cpu'" in refused[0]
+    with pipeline.image_lock("cpu", "linux/arm64", tmp_path):  # released by the outer hold only
+        pass
+
+
+def test_build_candidate_holds_its_images_pipeline_lock_while_it_fills_the_build_context(monkeypatch, tmp_path):
+    """The cache keeps one build context per image and platform, emptied by every build (builder/context.py):
+    a caller without the lock (a benchmark, a test) must not build from another pipeline's files."""
+    import contextlib
+
+    from image_pipeline.builder import pipeline, wheelhouse
+
+    events = []
+
+    @contextlib.contextmanager
+    def recording_lock(name, platform, cache, wait=False):
+        events.append(("lock", name, platform, cache, wait))
+        try:
+            yield
+        finally:
+            events.append(("unlock",))
+
+    def fetch(*args, **kwargs):
+        events.append(("fetch",))
+        raise UserError("stop here")
+
+    monkeypatch.setattr(pipeline, "image_lock", recording_lock)
+    monkeypatch.setattr(pipeline, "tree_inputs_of", lambda *args: "")
+    monkeypatch.setattr(wheelhouse, "fetch", fetch)
+    m = manifest()
+    prepared = pipeline.Prepared({}, "0" * 64, "sha256:base", None)
+    with pytest.raises(UserError, match="stop here"):
+        pipeline.build_candidate(None, m, m.default_image, "linux/arm64", REPO, None, prepared, cache=tmp_path)
+    assert events == [("lock", m.default_image.name, "linux/arm64", tmp_path, True), ("fetch",), ("unlock",)]
 
 
 def test_the_image_command_passes_wait_to_the_pipeline(monkeypatch):

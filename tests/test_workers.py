@@ -1,8 +1,6 @@
 """How make test's two workers share the suite (tests/conftest.py): whole files, the arm64 ones last,
 and the files that run pipelines on the repository's own image as one unit."""
 
-import ast
-from pathlib import Path
 from types import SimpleNamespace
 
 from conftest import pytest_collection_modifyitems, unit_of_work
@@ -31,23 +29,3 @@ def test_a_file_with_a_test_that_waits_for_the_arm64_image_runs_last_and_whole()
     assert [(i.path, bool(i.fixturenames)) for i in items] == [
         ("a.py", False), ("b.py", False), ("mixed.py", False), ("mixed.py", False), ("mixed.py", True),
         ("arm.py", True)]
-
-
-def _calls(node, name: str) -> bool:
-    return any(isinstance(n, ast.Call) and getattr(n.func, "attr", getattr(n.func, "id", None)) == name
-               for n in ast.walk(node))
-
-
-def test_a_test_that_builds_in_the_repositorys_cache_holds_its_pipeline_lock():
-    """The cache keeps one build context per image and platform, emptied by every build (builder/context.py):
-    two workers building there at once would build from each other's files. Pipelines take the lock;
-    a test that calls build_candidate itself must too."""
-    unlocked = []
-    for path in sorted(Path(__file__).parent.glob("test_*.py")):
-        source = path.read_text()
-        for function in ast.walk(ast.parse(source)):
-            if (isinstance(function, ast.FunctionDef) and _calls(function, "build_candidate")
-                    and 'REPO / ".cache"' in ast.get_source_segment(source, function)
-                    and not _calls(function, "image_lock")):
-                unlocked.append(f"{path.name}::{function.name}")
-    assert unlocked == []

@@ -17,6 +17,7 @@ import fcntl
 import hashlib
 import json
 import os
+import threading
 from dataclasses import dataclass
 from pathlib import Path
 from typing import NamedTuple
@@ -33,6 +34,7 @@ from ..render.dockerfile import SOURCE_DATE_EPOCH
 from . import base, context, engine, image_config, inputs, sbom, wheelhouse
 
 DPKG_STATUS = "/var/lib/dpkg/status"
+_HELD = threading.local()  # .paths: the pipeline lock files this thread holds
 
 
 class Prepared(NamedTuple):
@@ -57,8 +59,13 @@ class Outcome:
 
 @contextlib.contextmanager
 def image_lock(name: str, platform: str, cache: Path, wait=False):
-    """One pipeline per image and platform; another is refused, or with wait=True waited for."""
-    path = cache / "locks" / f"{name}-{platform_slug(platform)}.lock"
+    """One pipeline per image and platform; another is refused, or with wait=True waited for. Reentrant in
+    the thread that holds it: a pipeline holds it while it calls build_candidate, which takes it too."""
+    path = (cache / "locks" / f"{name}-{platform_slug(platform)}.lock").resolve()
+    held = _HELD.__dict__.setdefault("paths", set())
+    if path in held:
+        yield
+        return
     path.parent.mkdir(parents=True, exist_ok=True)
     with open(path, "a+") as handle:
         try:
@@ -72,9 +79,11 @@ def image_lock(name: str, platform: str, cache: Path, wait=False):
         handle.truncate()
         handle.write(f"pid {os.getpid()}")
         handle.flush()
+        held.add(path)
         try:
             yield
         finally:
+            held.discard(path)
             handle.truncate(0)
             fcntl.flock(handle, fcntl.LOCK_UN)
 
@@ -168,7 +177,16 @@ def build_candidate(api, manifest, image, platform: str, root: Path, profile, pr
     """Download, assemble and build the candidate of prepare()'s result; returns its image id. No tag but
     the candidate's moves (benchmarks and the layer test build bumped trees this way), and cache_carrier
     when given: a local tag for BuildKit's own image, whose config holds the inline cache that
-    --cache-from reads (the stamped candidate has none: image_config.restamped)."""
+    --cache-from reads (the stamped candidate has none: image_config.restamped). It empties and fills the
+    image and platform's one build context in the cache, so it holds their pipeline lock (waiting for it)."""
+    with image_lock(image.name, platform, cache, wait=True):
+        return _build_candidate(api, manifest, image, platform, root, profile, prepared, plain=plain,
+                                cache_from=cache_from, cache=cache, log=log, no_cache=no_cache,
+                                cache_carrier=cache_carrier)
+
+
+def _build_candidate(api, manifest, image, platform, root, profile, prepared, *, plain, cache_from, cache, log,
+                     no_cache, cache_carrier) -> str:
     rendered, digest, base_id, tags, unverified, args = prepared
     tree_inputs = tree_inputs_of(root, image, platform, rendered)
     house = wheelhouse.fetch(manifest, image, platform, root, profile, cache, log,
