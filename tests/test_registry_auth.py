@@ -1,4 +1,4 @@
-"""The registry client's token login, fast, against a stand-in for a token-authenticating registry (quay's and
+"""The registry client's token login and its redirects, fast, against a stand-in for a token-authenticating registry (quay's and
 SWR's token services do not exist here; Debian's docker-registry speaks no bearer tokens without one): a pull
 token does not let a push through, so a push's challenge (another scope) logs in once more; a challenge that
 repeats fails instead of looping; credentials go to no token service but an https one (http on loopback)."""
@@ -18,7 +18,7 @@ MANIFEST_TYPE = "application/vnd.docker.distribution.manifest.v2+json"
 
 class TokenRegistryStandIn(BaseHTTPRequestHandler):
     """Manifests need a token of the pull scope, writes one of push; /token hands out what is asked for."""
-    realm = ""
+    realm = storage = ""
     logins = []
 
     def log_message(self, *args):
@@ -35,6 +35,13 @@ class TokenRegistryStandIn(BaseHTTPRequestHandler):
         return token == "Bearer push-token" or (needed == "pull" and token == "Bearer pull-token")
 
     def do_GET(self):
+        if self.path.startswith("/v2/r/blobs/"):
+            if not self._authorized("pull"):
+                return self._challenge("repository:r:pull")
+            self.send_response(307)
+            self.send_header("Location", f"{self.storage}/blob")
+            self.send_header("Content-Length", "0")
+            return self.end_headers()
         if self.path.startswith("/token?"):
             self.logins.append(self.path)
             body = json.dumps({"token": "push-token" if "push" in self.path else "pull-token"}).encode()
@@ -96,3 +103,30 @@ def test_credentials_go_to_no_token_service_but_an_https_one(stand_in, realm):
     with pytest.raises(UserError, match="credentials go only to an https URL"):
         Registry(stand_in).digest("r", "t")
     assert TokenRegistryStandIn.logins == []
+
+
+class StorageStandIn(BaseHTTPRequestHandler):
+    """Where a registry redirects a blob read (S3, a CDN): records what it was sent."""
+    seen = []
+
+    def log_message(self, *args):
+        pass
+
+    def do_GET(self):
+        self.seen.append(self.headers.get("Authorization"))
+        self.send_response(200)
+        self.send_header("Content-Length", "4")
+        self.end_headers()
+        self.wfile.write(b"blob")
+
+
+def test_the_registrys_token_does_not_follow_a_blob_read_to_its_storage(stand_in):
+    storage = ThreadingHTTPServer(("127.0.0.1", 0), StorageStandIn)
+    threading.Thread(target=storage.serve_forever, daemon=True).start()
+    TokenRegistryStandIn.storage, StorageStandIn.seen = f"http://127.0.0.1:{storage.server_address[1]}", []
+    try:
+        with Registry(stand_in).open_blob("r", DIGEST) as response:
+            assert response.read() == b"blob"
+    finally:
+        storage.shutdown()
+    assert TokenRegistryStandIn.logins and StorageStandIn.seen == [None]

@@ -63,6 +63,20 @@ def credentials(host: str) -> tuple | None:
     return None
 
 
+class _CredentialsStayWithTheRegistry(urllib.request.HTTPRedirectHandler):
+    """Registries answer blob reads with a redirect to their storage service: the registry's credentials do
+    not follow a redirect to another host."""
+
+    def redirect_request(self, req, fp, code, msg, headers, newurl):
+        follow = super().redirect_request(req, fp, code, msg, headers, newurl)
+        if follow is not None and urllib.parse.urlsplit(newurl).netloc != urllib.parse.urlsplit(req.full_url).netloc:
+            follow.remove_header("Authorization")
+        return follow
+
+
+_OPENER = urllib.request.build_opener(_CredentialsStayWithTheRegistry)
+
+
 class Registry:
     def __init__(self, host: str):
         self.host = host
@@ -78,7 +92,7 @@ class Registry:
             headers["Authorization"] = self.token
         request = urllib.request.Request(self.base + path, data=data, method=method, headers=headers)
         try:
-            return urllib.request.urlopen(request, timeout=TIMEOUT_S)
+            return _OPENER.open(request, timeout=TIMEOUT_S)
         except urllib.error.HTTPError as exc:
             challenge = exc.headers.get("WWW-Authenticate", "")
             replayable = data is None or isinstance(data, bytes)
