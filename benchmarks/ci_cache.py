@@ -88,23 +88,21 @@ def load_base(reference: str, into_socket: str) -> None:
                    env={**os.environ, "DOCKER_HOST": into_socket})
 
 
-def build_ours(api, root: Path, platform: str, cache_from=()) -> str:
+def build_ours(api, root: Path, platform: str, cache_from=(), cache_carrier=None) -> tuple:
+    """(image id, candidate tag) of the tree's cpu image built by build.py's pipeline."""
     m = load_manifest(root / "pins.yaml")
     profile = network.from_host()
     prepared = pipeline.prepare(api, m, m.default_image, platform, root, profile, cache=CACHE, **QUIET)
-    return pipeline.build_candidate(api, m, m.default_image, platform, root, profile, prepared, plain=True,
-                                    cache_from=cache_from, cache=CACHE, **QUIET)
+    built = pipeline.build_candidate(api, m, m.default_image, platform, root, profile, prepared, plain=True,
+                                     cache_from=cache_from, cache=CACHE, cache_carrier=cache_carrier, **QUIET)
+    return built, prepared.tags.candidate
 
 
 def current_cache_carrier(api, platform: str) -> str:
     """This tree's cpu image as BuildKit built it, whose config holds the inline cache (the stamped image
     has none): a candidate built now, from this engine's cache, the way the build stage tags it."""
-    m = load_manifest(REPO / "pins.yaml")
-    profile = network.from_host()
-    prepared = pipeline.prepare(api, m, m.default_image, platform, REPO, profile, cache=CACHE, **QUIET)
-    pipeline.build_candidate(api, m, m.default_image, platform, REPO, profile, prepared, plain=True, cache=CACHE,
-                             cache_carrier=CARRIER, **QUIET)
-    api.images.remove(prepared.tags.candidate, noprune=True)
+    _, candidate = build_ours(api, REPO, platform, cache_carrier=CARRIER)
+    api.images.remove(candidate, noprune=True)
     return engine.image_id(api, CARRIER)
 
 
@@ -169,8 +167,8 @@ def main():
             root, change = bumped_copy(component, tmp)
             bumped_hand = hand_context(root, platform, tmp / "hand-after") if with_hand else None
             for label, cache_from in (("cold (empty engine)", ()), ("cache-fed (--cache-from the registry)", True)):
-                result = measure(f"ours-{len(rows)}", lambda a, c: build_ours(a, root, platform, c), configs[ours_cache],
-                                 tmp, base_reference, (ours_cache,) if cache_from else ())
+                result = measure(f"ours-{len(rows)}", lambda a, c: build_ours(a, root, platform, c)[0],
+                                 configs[ours_cache], tmp, base_reference, (ours_cache,) if cache_from else ())
                 rows.append(("build.py (tiers)", label, result))
                 if not with_hand:
                     continue
