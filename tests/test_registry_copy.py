@@ -150,3 +150,17 @@ def test_publishing_to_several_registries_has_the_engine_push_once_and_copies_th
     digests = publish.push_everywhere(None, image_id, f"{REPOSITORY}:once", [source, target], print)
     assert engine_pushes == [source]
     assert digests[target] == digests[source] == Registry(target).digest(REPOSITORY, "once")
+
+
+def test_what_the_source_answers_for_an_image_must_be_one_images_manifest(registries):
+    """An index (or anything else) at the digest is not copied as if it were the image."""
+    source, target = (r.address for r in registries)
+    digest, image_id = write_image(source, "single", [b"one layer " * 10])
+    index = json.dumps({"schemaVersion": 2, "mediaType": "application/vnd.oci.image.index.v1+json",
+                        "manifests": [{"mediaType": MANIFEST_TYPE, "digest": digest, "size": 1,
+                                       "platform": {"architecture": "amd64", "os": "linux"}}]}).encode()
+    index_digest = Registry(source).put_manifest(REPOSITORY, "an-index", "application/vnd.oci.image.index.v1+json",
+                                                 index)
+    with pytest.raises(UserError, match="not one image's manifest"):
+        publish.copy_image(source, target, f"{REPOSITORY}:an-index", index_digest, image_id, print)
+    assert Registry(target).digest(REPOSITORY, "an-index") is None

@@ -16,17 +16,16 @@ from __future__ import annotations
 
 import hashlib
 import json
-import re
 from dataclasses import dataclass
 
 from ..builder import engine
 from ..builder.image_config import CONTENT_LABEL, PLATFORM_LABEL
 from ..errors import UserError
 from ..manifest.model import arch_of
+from ..manifest import grammar
 from ..manifest.references import HASH_CHARS, Tags
-from .registry import INDEX_TYPE, Registry, split
+from .registry import IMAGE_MANIFEST_TYPES, INDEX_TYPE, Registry, split
 
-DIGEST = re.compile(r"sha256:[0-9a-f]{64}")
 COPY_CHUNK = 1 << 20
 
 
@@ -163,10 +162,13 @@ def copy_image(source: str, target: str, local: str, digest: str, image_id: str,
     if content_tag:
         _refuse_other_image(target, local, image_id)
     (source_registry, source_path), (registry, path) = remote(source, repository_name), remote(target, repository_name)
+    where = f"{source}/{repository_name}@{digest}"
     media_type, raw, _ = source_registry.manifest(source_path, digest)
     if "sha256:" + hashlib.sha256(raw).hexdigest() != digest:
-        raise UserError(f"{source}/{repository_name}@{digest} answered a manifest of another digest: nothing is copied")
-    blobs = _blobs_of(json.loads(raw), image_id, f"{source}/{repository_name}@{digest}")
+        raise UserError(f"{where} answered a manifest of another digest: nothing is copied")
+    if media_type not in IMAGE_MANIFEST_TYPES:
+        raise UserError(f"{where} is a {media_type[:100]!r}, not one image's manifest: nothing is copied")
+    blobs = _blobs_of(json.loads(raw), image_id, where)
     lacked = [(blob, size) for blob, size in blobs if not registry.has_blob(path, blob)]
     for blob, size in lacked:
         with source_registry.open_blob(source_path, blob) as response:
@@ -187,10 +189,18 @@ def _blobs_of(manifest: dict, image_id: str, where: str) -> list:
     descriptors = [config, *(manifest.get("layers") or [])]
     for descriptor in descriptors:
         digest, size = descriptor.get("digest"), descriptor.get("size")
-        if not (isinstance(digest, str) and DIGEST.fullmatch(digest) and type(size) is int and size >= 0):
+        if not (_is_digest(digest) and type(size) is int and size >= 0):
             raise UserError(f"{where} lists a blob {str(digest)[:80]!r} of size {str(size)[:20]!r}: not a sha256 "
                             f"digest and a byte count")
     return [(d["digest"], d["size"]) for d in descriptors]
+
+
+def _is_digest(value) -> bool:
+    try:
+        grammar.image_digest(value)
+    except (TypeError, ValueError):
+        return False
+    return True
 
 
 def _refuse_other_image(target: str, local: str, image_id: str) -> None:

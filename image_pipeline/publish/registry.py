@@ -20,9 +20,10 @@ from pathlib import Path
 
 from ..errors import UserError
 
-MANIFEST_TYPES = ("application/vnd.oci.image.index.v1+json", "application/vnd.docker.distribution.manifest.list.v2+json",
-                  "application/vnd.oci.image.manifest.v1+json", "application/vnd.docker.distribution.manifest.v2+json")
 INDEX_TYPE = "application/vnd.docker.distribution.manifest.list.v2+json"
+IMAGE_MANIFEST_TYPES = ("application/vnd.oci.image.manifest.v1+json",  # one image's: its config and layers
+                        "application/vnd.docker.distribution.manifest.v2+json")
+MANIFEST_TYPES = ("application/vnd.oci.image.index.v1+json", INDEX_TYPE, *IMAGE_MANIFEST_TYPES)
 TIMEOUT_S = 60
 
 
