@@ -32,16 +32,13 @@ def pytest_addoption(parser):
 
 
 def pytest_collection_modifyitems(config, items):
-    """The files with docker tests (the long ones) run first and the others after them, so short files fill
-    the end instead of one worker finishing a long file while the other idles; the files with tests that
-    need the arm64 image run last, and those tests last of all: make test builds it under QEMU in the
-    background, and a test that waits for it early would hold the rest of the suite back (a stable sort;
-    whole files, because make test's workers take whole files).
+    """The files with tests that need the arm64 image run last, and those tests last of all: make test
+    builds it under QEMU in the background, and a test that waits for it early would hold the rest of the
+    suite back (a stable sort; whole files, because make test's workers take whole files).
     `network` tests are opt-in, so the fast suite (`pytest -m "not docker"`) stays fast offline;
     they show as skipped, never as passed."""
     waits = {item.path for item in items if _needs_arm64(item)}
-    long = {item.path for item in items if "docker" in item.keywords}
-    items.sort(key=lambda item: (item.path in waits, item.path not in long, _needs_arm64(item)))
+    items.sort(key=lambda item: (item.path in waits, _needs_arm64(item)))
     if config.getoption("--network"):
         return
     skip = pytest.mark.skip(reason="resolves against PyPI: run with --network (make test does)")

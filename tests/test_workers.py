@@ -15,9 +15,8 @@ def test_the_files_that_run_the_repositorys_pipeline_are_one_unit_of_work():
                                                            unit_of_work("tests/test_publish.py::a")}
 
 
-def _item(path, *fixtures, docker=False):
-    return SimpleNamespace(path=path, fixturenames=fixtures, keywords={"docker": True} if docker else {},
-                           name=f"{path}:{fixtures}")
+def _item(path, *fixtures):
+    return SimpleNamespace(path=path, fixturenames=fixtures, keywords={}, name=f"{path}:{fixtures}")
 
 
 def test_a_file_with_a_test_that_waits_for_the_arm64_image_runs_last_and_whole():
@@ -30,12 +29,3 @@ def test_a_file_with_a_test_that_waits_for_the_arm64_image_runs_last_and_whole()
     assert [(i.path, bool(i.fixturenames)) for i in items] == [
         ("a.py", False), ("b.py", False), ("mixed.py", False), ("mixed.py", False), ("mixed.py", True),
         ("arm.py", True)]
-
-
-def test_the_files_with_docker_tests_come_first_whole_and_the_short_ones_fill_the_end():
-    """A long file taken last keeps one worker busy while the other idles; short files taken last do not."""
-    items = [_item("fast.py"), _item("slow.py"), _item("slow.py", docker=True), _item("other_fast.py"),
-             _item("arm.py", "cpu_image_arm64", docker=True), _item("slower.py", docker=True)]
-    config = SimpleNamespace(getoption=lambda name: True)
-    pytest_collection_modifyitems(config, items)
-    assert [i.path for i in items] == ["slow.py", "slow.py", "slower.py", "fast.py", "other_fast.py", "arm.py"]
