@@ -34,7 +34,14 @@ from ..render.dockerfile import SOURCE_DATE_EPOCH
 from . import base, context, engine, image_config, inputs, sbom, wheelhouse
 
 DPKG_STATUS = "/var/lib/dpkg/status"
-_HELD = threading.local()  # .paths: the pipeline lock files this thread holds
+class _Held(threading.local):
+    """The pipeline lock files this thread holds."""
+
+    def __init__(self):
+        self.paths = set()
+
+
+_HELD = _Held()
 
 
 class Prepared(NamedTuple):
@@ -62,7 +69,7 @@ def image_lock(name: str, platform: str, cache: Path, wait=False):
     """One pipeline per image and platform; another is refused, or with wait=True waited for. Reentrant in
     the thread that holds it: a pipeline holds it while it calls build_candidate, which takes it too."""
     path = (cache / "locks" / f"{name}-{platform_slug(platform)}.lock").resolve()
-    held = _HELD.__dict__.setdefault("paths", set())
+    held = _HELD.paths
     if path in held:
         yield
         return

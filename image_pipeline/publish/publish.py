@@ -21,8 +21,8 @@ from dataclasses import dataclass
 from ..builder import engine
 from ..builder.image_config import CONTENT_LABEL, PLATFORM_LABEL
 from ..errors import UserError
-from ..manifest.model import arch_of
 from ..manifest import grammar
+from ..manifest.model import arch_of
 from ..manifest.references import HASH_CHARS, Tags
 from .registry import IMAGE_MANIFEST_TYPES, INDEX_TYPE, Registry, split
 
@@ -141,7 +141,7 @@ def push_image(api, image_id: str, local: str, target: str, log, content_tag=Fal
     remote_ref = f"{target}/{local}"
     repository, tag = remote_ref.rsplit(":", 1)
     if content_tag:
-        _refuse_other_image(target, local, image_id)
+        _refuse_other_image(*remote(target, local.rsplit(":", 1)[0]), tag, image_id, remote_ref)
     api.images.get(image_id).tag(repository, tag)
     digest = None
     for event in api.api.push(repository, tag=tag, stream=True, decode=True):
@@ -159,9 +159,9 @@ def copy_image(source: str, target: str, local: str, digest: str, image_id: str,
     (<repository>:<tag>): its config and layers first (each checked against its digest and size on the way),
     then the manifest, byte for byte. Returns the digest, the same in both."""
     repository_name, tag = local.rsplit(":", 1)
-    if content_tag:
-        _refuse_other_image(target, local, image_id)
     (source_registry, source_path), (registry, path) = remote(source, repository_name), remote(target, repository_name)
+    if content_tag:
+        _refuse_other_image(registry, path, tag, image_id, f"{target}/{local}")
     where = f"{source}/{repository_name}@{digest}"
     media_type, raw, _ = source_registry.manifest(source_path, digest)
     if "sha256:" + hashlib.sha256(raw).hexdigest() != digest:
@@ -203,13 +203,11 @@ def _is_digest(value) -> bool:
     return True
 
 
-def _refuse_other_image(target: str, local: str, image_id: str) -> None:
+def _refuse_other_image(registry, path: str, tag: str, image_id: str, where: str) -> None:
     """A content tag the registry already holds for another image (config digest) is never moved."""
-    repository_name, tag = local.rsplit(":", 1)
-    registry, path = remote(target, repository_name)
     existing = registry.digest(path, tag)
     if existing and registry.image_config(path, existing)[0] != image_id:
-        raise UserError(f"{target}/{local} already names another image ({existing}), not {image_id}: a tag is "
+        raise UserError(f"{where} already names another image ({existing}), not {image_id}: a tag is "
                         f"never moved to other bytes; nothing is pushed")
 
 

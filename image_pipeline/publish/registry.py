@@ -142,7 +142,7 @@ class Registry:
                     response.headers.get("Docker-Content-Digest"))
 
     def blob(self, repository: str, digest: str) -> bytes:
-        with self._request("GET", f"/v2/{repository}/blobs/{digest}") as response:
+        with self.open_blob(repository, digest) as response:
             return response.read()
 
     def image_config(self, repository: str, reference: str) -> tuple:
