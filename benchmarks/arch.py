@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """arm64 beside amd64 on this x86 host: the default image's cold build and smoke suite natively, for
-arm64 with its layers of wheels installed on this host (installer/cross_install.py, what `build.py image`
-does) and for arm64 with them installed under QEMU (as before cross install, and as an arm64 host does
-natively), each build's ratio to amd64's, and whether both arm64 builds hold the same layers.
+arm64 with its venv and layers of wheels made on this host (installer/cross_install.py; an sdist built into
+its wheel under QEMU first: what `build.py image` does) and for arm64 with those made under QEMU too (as an
+arm64 host does natively), each build's ratio to amd64's, and whether both arm64 builds hold the same layers.
 
     python benchmarks/arch.py [--no-emulated-install]
 
@@ -60,7 +60,8 @@ def main():
     api, manifest = engine.client(), load_manifest(REPO / "pins.yaml")
     rows, candidates = [], []
     with tempfile.TemporaryDirectory() as tmp:
-        for platform, install, how in ((NATIVE, NATIVE, "native"), (FOREIGN, NATIVE, "wheels installed natively, the rest under QEMU"),
+        for platform, install, how in ((NATIVE, NATIVE, "native"),
+                                       (FOREIGN, NATIVE, "venv and wheels installed natively, apt, builds and checks under QEMU"),
                                        (FOREIGN, FOREIGN, "everything under QEMU")):
             if args.no_emulated_install and install == FOREIGN:
                 continue

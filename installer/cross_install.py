@@ -1,22 +1,27 @@
 #!/usr/bin/env python3
 """Install one layer's wheels on the build platform for the target platform; never shipped.
 
-    python3 cross_install.py TIER_DIR OUT
+    python3 cross_install.py TIER_DIR OUT [BUILT]
 
 Runs in a stage of the build platform (`FROM --platform=$INSTALL_PLATFORM`, the same base as the image,
-so the same Python at the same path) whose /opt/venv is an empty venv. A wheel needs no target code to
-install: it is unpacked, and bytecode depends on the Python version, not the architecture. So the
+so the same Python at the same path) whose /opt/venv is the image's empty venv. A wheel needs no target
+code to install: it is unpacked, and bytecode depends on the Python version, not the architecture. So the
 layer is installed here and only copied into the image (COPY --from), instead of running pip under
 QEMU. Each file is what `pip install` in the image writes: pip's own wheel installer does the unpacking
-(RECORD, INSTALLER, REQUESTED, entry points and their shebang), called directly because pip install
-refuses a wheel of another platform; the base pins that pip. Every file is checked against the sha256
-its requirements line or sources.json item names before anything is unpacked (install_tier.py has
-pip check them with --require-hashes). settle.py, run as the image's steps run it, then compiles the
+(RECORD, INSTALLER, REQUESTED, direct_url.json, entry points and their shebang), called directly because
+pip install refuses a wheel of another platform; the base pins that pip. Every file is checked against
+the sha256 its requirements line or sources.json item names before anything is unpacked (install_tier.py
+has pip check them with --require-hashes). settle.py, run as the image's steps run it, then compiles the
 hash-checked .pyc at the files' final paths and stamps every time; what the layer wrote to /opt/venv
 is moved under OUT.
 
+An sdist of the layer was built into a wheel on the target platform by installer/build_wheels.py (a
+build runs target code), whose stage is mounted at BUILT: BUILT/<the sdist's sha256>/ holds its one wheel,
+which is unpacked as pip installing the sdist unpacks the wheel it builds (a path item keeps the sdist's
+path as where it came from).
+
 TIER_DIR is install_tier.py's (requirements.txt, files/, sources.json); render/install_plan.py gives a
-layer to this script only when everything it installs on every platform is a wheel.
+layer to this script only when everything it installs on every platform is a wheel or an sdist.
 """
 
 import json
@@ -28,16 +33,21 @@ import tempfile
 from pathlib import Path
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from install_tier import VENV, sha256  # noqa: E402
+from install_tier import VENV, is_sdist, sha256  # noqa: E402
 
 SETTLE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "settle.py")
 
 # pip's own installer (the module docstring says why); run by the venv's python, so its pip and scheme
 from pip._internal.locations import get_scheme  # noqa: E402
+from pip._internal.models.direct_url import ArchiveInfo  # noqa: E402
 from pip._internal.models.link import Link  # noqa: E402
 from pip._internal.operations.install.wheel import install_wheel  # noqa: E402
 from pip._internal.utils.direct_url_helpers import direct_url_from_link  # noqa: E402
 from pip._vendor.packaging.utils import canonicalize_name, parse_wheel_filename  # noqa: E402
+
+# pip from 23.1 writes the sha256 of a local archive it installs into direct_url.json (its download_info,
+# whose `hash` became a property then); 23.0 (Debian bookworm's, the images') writes none.
+RECORDS_ARCHIVE_HASH = isinstance(ArchiveInfo.__dict__.get("hash"), property)
 
 
 def locked(tier: Path) -> list:
@@ -54,36 +64,51 @@ def locked(tier: Path) -> list:
     return out
 
 
-def wheel_of(tier: Path, name: str, version: str, digest: str, by_hash: dict) -> Path:
-    """The one file of files/ with the line's sha256; it must be a wheel of that name and version."""
+def built_wheel(built, sdist: Path, digest: str) -> Path:
+    """The one wheel build_wheels.py made of the sdist with this sha256."""
+    found = sorted(Path(built, digest).glob("*.whl")) if built else []
+    if len(found) != 1:
+        sys.exit(f"cross_install: {sdist.name} is an sdist and {len(found)} wheels were built of it"
+                 f" ({built or 'no BUILT directory'}), not one")
+    return found[0]
+
+
+def wheel_of(tier: Path, name: str, version: str, digest: str, by_hash: dict, built=None) -> Path:
+    """The one file of files/ with the line's sha256, or the wheel built of it if it is an sdist; it must
+    be a wheel of that name and version."""
     path = by_hash.get(digest)
     if path is None:
         sys.exit(f"cross_install: no file in {tier / 'files'} has the sha256 {digest} locked for {name}=={version}")
-    wheel_name, wheel_version, _, _ = parse_wheel_filename(path.name)
+    wheel = built_wheel(built, path, digest) if is_sdist(path.name) else path
+    wheel_name, wheel_version, _, _ = parse_wheel_filename(wheel.name)
     if (wheel_name, str(wheel_version)) != (name, version):
-        sys.exit(f"cross_install: {path.name} has the sha256 locked for {name}=={version} but is another wheel")
-    return path
+        sys.exit(f"cross_install: {wheel.name} has the sha256 locked for {name}=={version} but is another wheel")
+    return wheel
 
 
-def item_wheels(tier: Path, item: dict) -> list:
-    """(path, whether pip would record where it came from) of a sources.json item this script can install."""
-    if item["kind"] == "index":
+def item_wheels(tier: Path, item: dict, built=None) -> list:
+    """(wheel, the path pip is given for it) of a sources.json item this script can install."""
+    if item["kind"] in ("index", "sdist"):
         path = tier / "files" / item["file"]
         if sha256(path) != item["sha256"]:
             sys.exit(f"cross_install: {item['file']} has sha256 {sha256(path)}, pinned {item['sha256']}")
-        return [path]
+        from_source = item["kind"] == "sdist" or is_sdist(path.name)
+        return [(built_wheel(built, path, item["sha256"]) if from_source else path, path)]
     if item["kind"] == "wheels":
-        return [tier / "files" / name for name in item["files"]]
+        return [(tier / "files" / name, tier / "files" / name) for name in item["files"]]
     sys.exit(f"cross_install: a {item['kind']} item ({item.get('component')}) runs target code: install_tier.py installs it")
 
 
-def unpack(path: Path, direct: bool) -> None:
+def unpack(path: Path, origin) -> None:
     """What `pip install` writes for one wheel: REQUESTED (pip marks what -r or the command line names), and,
-    for a wheel named by its path, direct_url.json with the path pip was given. pip in the image compiles
-    (PIP_NO_COMPILE=1 sets pip's `compile` option to true, as pip reads a boolean from the environment),
-    so RECORD lists the bytecode; settle.py then writes it again, hash-checked."""
+    for a file named by its path (origin: the wheel, or the sdist it was built of), direct_url.json with
+    the path pip was given. pip in the image compiles (PIP_NO_COMPILE=1 sets pip's `compile` option to
+    true, as pip reads a boolean from the environment), so RECORD lists the bytecode; settle.py then
+    writes it again, hash-checked."""
     name = parse_wheel_filename(path.name)[0]
-    url = direct_url_from_link(Link(path.resolve().as_uri())) if direct else None
+    url = direct_url_from_link(Link(origin.resolve().as_uri())) if origin else None
+    if url and RECORDS_ARCHIVE_HASH:
+        url.info.hash = f"sha256={sha256(origin)}"
     print(f"+ unpack {path.name}", flush=True)
     install_wheel(name, str(path), get_scheme(name), req_description=name, pycompile=True,
                   warn_script_location=False, direct_url=url, requested=True)
@@ -114,16 +139,16 @@ def move_written(written: list, out: Path, epoch: int) -> None:
     os.utime(out, (epoch, epoch))
 
 
-def main(tier: Path, out: Path) -> None:
+def main(tier: Path, out: Path, built=None) -> None:
     epoch = int(os.environ["SOURCE_DATE_EPOCH"])
     sources = json.loads((tier / "sources.json").read_text())
     by_hash = {sha256(path): path for path in (tier / "files").iterdir()}
-    wheels = [(wheel_of(tier, *line, by_hash), False) for line in locked(tier)]
-    wheels += [(path, True) for item in sources.get("items", []) for path in item_wheels(tier, item)]
+    wheels = [(wheel_of(tier, *line, by_hash, built), None) for line in locked(tier)]
+    wheels += [pair for item in sources.get("items", []) for pair in item_wheels(tier, item, built)]
     before = listing(VENV)
     with tempfile.NamedTemporaryFile("w", suffix=".settle-before") as marker:  # settle.py: written since this
-        for path, direct in wheels:
-            unpack(path, direct)
+        for path, origin in wheels:
+            unpack(path, origin)
         subprocess.run(["python3", SETTLE, marker.name, VENV], check=True)
     written = sorted(path for path, mtime in listing(VENV).items() if before.get(path) != mtime)
     move_written(written, out, epoch)
@@ -132,4 +157,4 @@ def main(tier: Path, out: Path) -> None:
 
 
 if __name__ == "__main__":
-    main(Path(sys.argv[1]), Path(sys.argv[2]))
+    main(Path(sys.argv[1]), Path(sys.argv[2]), Path(sys.argv[3]) if len(sys.argv) > 3 else None)

@@ -27,8 +27,12 @@ import sys
 from pathlib import Path
 
 VENV = os.environ.get("VERL_IMAGE_VENV", "/opt/venv")  # another venv: the project's tests, host_install.py
-PIP = [f"{VENV}/bin/python", "-m", "pip", "install", "--no-index", "--no-deps", "--no-build-isolation",
-       "--disable-pip-version-check", "--no-cache-dir", "--progress-bar", "off"]
+# --use-pep517: an sdist with only a setup.py is built into a wheel too (pip 23.0 would run `setup.py install`
+# where the `wheel` package is absent, leaving an egg-info without RECORD), so every sdist installs the wheel
+# installer/build_wheels.py builds of it with these same flags.
+PIP_FLAGS = ["--no-index", "--no-deps", "--no-build-isolation", "--use-pep517", "--disable-pip-version-check",
+             "--no-cache-dir", "--progress-bar", "off"]
+PIP = [f"{VENV}/bin/python", "-m", "pip", "install", *PIP_FLAGS]
 
 
 def run(cmd, env=None):
@@ -44,6 +48,10 @@ def sha256(path: Path) -> str:
         for block in iter(lambda: handle.read(1 << 20), b""):
             digest.update(block)
     return digest.hexdigest()
+
+
+def is_sdist(name: str) -> bool:
+    return name.endswith((".tar.gz", ".zip"))
 
 
 def missing(packages):
@@ -82,12 +90,18 @@ def install(tier: Path) -> None:
           flush=True)
 
 
-def install_item(tier: Path, item: dict, soc_version: str) -> None:
+def item_env(item: dict, soc_version: str) -> dict:
+    """The environment an item builds in: pins.yaml's build env, and the SoC where the build needs it."""
     env = dict(item.get("env", {}))
     if item.get("soc_env"):
         if not soc_version:
             sys.exit(f"install_tier: {item['dist']} needs {item['soc_env']} but the image has no soc_version")
         env[item["soc_env"]] = soc_version
+    return env
+
+
+def install_item(tier: Path, item: dict, soc_version: str) -> None:
+    env = item_env(item, soc_version)
     if item["kind"] in ("sdist", "index"):
         path = tier / "files" / item["file"]
         found = sha256(path)

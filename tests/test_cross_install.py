@@ -3,10 +3,12 @@ in the image writes, and refuses a file its lock does not name. Real pip and a r
 
 import base64
 import hashlib
+import io
 import json
 import os
 import subprocess
 import sys
+import tarfile
 import zipfile
 from pathlib import Path
 
@@ -16,9 +18,11 @@ from image_pipeline.paths import REPO
 from image_pipeline.render.dockerfile import SOURCE_DATE_EPOCH
 
 SCRIPT = REPO / "installer" / "cross_install.py"
+sys.path.insert(0, str(REPO / "installer"))
+from install_tier import PIP_FLAGS  # noqa: E402
+
 # install_tier.py's pip, which in the image compiles (its RECORD lists the bytecode: cross_install.py)
-PIP = ["-m", "pip", "install", "--no-index", "--no-deps", "--no-build-isolation", "--disable-pip-version-check",
-       "--no-cache-dir"]
+PIP = ["-m", "pip", "install", *PIP_FLAGS]
 FOREIGN_TAG = "cp311-cp311-manylinux_2_17_aarch64" if os.uname().machine != "aarch64" else "cp311-cp311-manylinux_2_17_x86_64"
 
 
@@ -62,10 +66,10 @@ def fresh_venv(path: Path) -> Path:
     return path
 
 
-def cross_install(venv: Path, tier: Path, out: Path):
+def cross_install(venv: Path, tier: Path, out: Path, built: Path | None = None):
     env = {**os.environ, "VERL_IMAGE_VENV": str(venv), "SOURCE_DATE_EPOCH": str(SOURCE_DATE_EPOCH)}
-    return subprocess.run([str(venv / "bin" / "python"), str(SCRIPT), str(tier), str(out)], env=env,
-                          capture_output=True, text=True)
+    return subprocess.run([str(venv / "bin" / "python"), str(SCRIPT), str(tier), str(out), *([str(built)] if built else [])],
+                          env=env, capture_output=True, text=True)
 
 
 def tree(root: Path, skip_bytecode=True) -> dict:
@@ -139,6 +143,106 @@ def test_a_file_with_the_lines_sha256_but_another_name_is_refused(tmp_path, demo
 
 def test_an_item_that_runs_target_code_is_refused(tmp_path, demo):
     tier = make_tier(tmp_path, [demo])
-    (tier / "sources.json").write_text(json.dumps({"items": [{"kind": "sdist", "component": "demo-src"}]}))
+    (tier / "sources.json").write_text(json.dumps({"items": [{"kind": "git", "component": "demo-src"}]}))
     result = cross_install(fresh_venv(tmp_path / "venv"), tier, tmp_path / "out")
-    assert result.returncode != 0 and "a sdist item (demo-src) runs target code" in result.stderr
+    assert result.returncode != 0 and "a git item (demo-src) runs target code" in result.stderr
+
+
+# A PEP 517 backend in the sdist itself (stdlib only: the venv has no setuptools' wheel command offline)
+BACKEND = """import base64, hashlib, os, zipfile
+
+def _hash(data):
+    return "sha256=" + base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=").decode()
+
+def build_wheel(wheel_directory, config_settings=None, metadata_directory=None):
+    name, version = open("NAME").read().split()
+    info = f"{name}-{version}.dist-info"
+    files = {f"{name}/__init__.py": open(f"{name}/__init__.py", "rb").read(),
+             f"{info}/METADATA": f"Metadata-Version: 2.1\\nName: {name}\\nVersion: {version}\\n".encode(),
+             f"{info}/WHEEL": b"Wheel-Version: 1.0\\nGenerator: backend\\nRoot-Is-Purelib: true\\nTag: py3-none-any\\n",
+             f"{info}/entry_points.txt": f"[console_scripts]\\n{name}-cli = {name}:main\\n".encode()}
+    record = "".join(f"{path},{_hash(data)},{len(data)}\\n" for path, data in files.items()) + f"{info}/RECORD,,\\n"
+    wheel = f"{name}-{version}-py3-none-any.whl"
+    with zipfile.ZipFile(os.path.join(wheel_directory, wheel), "w") as out:
+        for member, data in [*files.items(), (f"{info}/RECORD", record.encode())]:
+            out.writestr(member, data)
+    return wheel
+"""
+
+
+def make_sdist(directory: Path, name: str, version: str) -> Path:
+    """An sdist with a module and a console script, whose build backend ships in it."""
+    files = {
+        "pyproject.toml": '[build-system]\nrequires = []\nbuild-backend = "backend"\nbackend-path = ["."]\n',
+        "backend.py": BACKEND,
+        "NAME": f"{name} {version}\n",
+        f"{name}/__init__.py": "def main():\n    return 0\n",
+        "PKG-INFO": f"Metadata-Version: 2.1\nName: {name}\nVersion: {version}\n",
+    }
+    path = directory / f"{name}-{version}.tar.gz"
+    with tarfile.open(path, "w:gz") as sdist:
+        for member, text in files.items():
+            data = text.encode()
+            info = tarfile.TarInfo(f"{name}-{version}/{member}")
+            info.size = len(data)
+            sdist.addfile(info, io.BytesIO(data))
+    return path
+
+
+def sdist_tier(tmp_path: Path) -> Path:
+    """A layer with a wheel and a locked sdist on requirements lines, and an sdist item (pip is given its path)."""
+    locked, pinned, wheel = make_sdist(tmp_path, "lockedsrc", "1.0"), make_sdist(tmp_path, "pinnedsrc", "2.0"), \
+        make_wheel(tmp_path, "demo", "1.0")
+    lines = [f"{name}==1.0 --hash=sha256:{hashlib.sha256(path.read_bytes()).hexdigest()}"
+             for name, path in (("demo", wheel), ("lockedsrc", locked))]
+    tier = make_tier(tmp_path, [wheel, locked, pinned], lines)
+    item = {"kind": "sdist", "component": "pinnedsrc", "dist": "pinnedsrc", "file": pinned.name,
+            "sha256": hashlib.sha256(pinned.read_bytes()).hexdigest(), "env": {}}
+    (tier / "sources.json").write_text(json.dumps({"items": [item], "compile": True, "apt_build": []}))
+    return tier
+
+
+def run_installer(script: str, venv: Path, *args):
+    env = {**os.environ, "VERL_IMAGE_VENV": str(venv), "SOURCE_DATE_EPOCH": str(SOURCE_DATE_EPOCH)}
+    return subprocess.run([sys.executable, str(REPO / "installer" / script), *map(str, args)], env=env,
+                          capture_output=True, text=True)
+
+
+def test_sdists_built_on_the_target_and_unpacked_on_the_build_platform_hold_what_pip_installing_them_writes(tmp_path):
+    tier, venv = sdist_tier(tmp_path), tmp_path / "venv"
+    before = tree(fresh_venv(venv))
+    installed = run_installer("install_tier.py", venv, tier)  # what the image's own step runs
+    assert installed.returncode == 0, installed.stdout + installed.stderr
+    by_pip = {path: entry for path, entry in tree(venv).items() if before.get(path) != entry and not (venv / path).is_dir()}
+    fresh_venv(venv)
+    built = run_installer("build_wheels.py", venv, tier, tmp_path / "wheels")
+    assert built.returncode == 0, built.stdout + built.stderr
+    assert not list(venv.glob("lib/*/site-packages/lockedsrc*"))  # building installs nothing
+    result = cross_install(venv, tier, tmp_path / "out", tmp_path / "wheels")
+    assert result.returncode == 0, result.stderr
+    moved = tmp_path / "out" / venv.relative_to("/")
+    by_cross = {path: entry for path, entry in tree(moved).items() if not (moved / path).is_dir()}
+    assert by_pip == by_cross
+    direct = json.loads(next(body for path, (_, body) in by_cross.items() if path.endswith("pinnedsrc-2.0.dist-info/direct_url.json")))
+    assert direct["url"] == (tier / "files" / "pinnedsrc-2.0.tar.gz").as_uri()
+    assert {"bin/lockedsrc-cli", "bin/pinnedsrc-cli", "bin/demo-cli"} <= set(by_cross)
+
+
+def test_an_sdist_without_the_one_wheel_built_of_it_is_refused(tmp_path):
+    tier = sdist_tier(tmp_path)
+    result = cross_install(fresh_venv(tmp_path / "venv"), tier, tmp_path / "out", tmp_path / "no-wheels")
+    assert result.returncode != 0 and "lockedsrc-1.0.tar.gz is an sdist and 0 wheels were built of it" in result.stderr
+    assert not (tmp_path / "out").exists()
+
+
+def test_an_sdist_item_with_another_sha256_is_built_by_no_one_and_installed_by_no_one(tmp_path):
+    tier, venv = sdist_tier(tmp_path), fresh_venv(tmp_path / "venv")
+    assert run_installer("build_wheels.py", venv, tier, tmp_path / "wheels").returncode == 0
+    sources = json.loads((tier / "sources.json").read_text())
+    sources["items"][0]["sha256"] = "0" * 64
+    (tier / "sources.json").write_text(json.dumps(sources))
+    result = run_installer("build_wheels.py", venv, tier, tmp_path / "again")
+    assert result.returncode != 0 and "pinnedsrc-2.0.tar.gz has sha256" in result.stderr and f"pinned {'0' * 64}" in result.stderr
+    assert not (tmp_path / "again").exists()
+    refused = cross_install(venv, tier, tmp_path / "out", tmp_path / "wheels")
+    assert refused.returncode != 0 and f"pinned {'0' * 64}" in refused.stderr and not (tmp_path / "out").exists()

@@ -154,7 +154,7 @@ def test_generated_header_says_how_to_regenerate():
 def test_layers_in_tier_order_and_a_split_tier_has_its_large_dependencies_the_rest_and_each_component():
     for name, image in M.images.items():
         everything = _lines(name)
-        lines = everything[everything.index("FROM ${BASE_IMAGE}"):]  # the image's own stage
+        lines = dockerfile.image_stages("\n".join(everything)).splitlines()  # the image's own stages
         own = layers.locked_own_layers(REPO, image)
         tiers = layers.tiers_of(image)
         cross = install_plan.cross_installed(image, layers.locks_of(REPO, image), own)
@@ -169,7 +169,7 @@ def test_layers_in_tier_order_and_a_split_tier_has_its_large_dependencies_the_re
         for slug, position in zip(slugs, positions):
             if slug not in cross:
                 assert "install_tier.py /tmp/tier" in "\n".join(lines[position:][:6])
-        assert _index(lines, "tiers/") < _index(lines, "cp -R /tmp/payload/.")
+        assert max(positions) < _index(lines, "cp -R /tmp/payload/.")
         pinned, split = {c.dist for c in image.components}, {t.name for t in tiers if t.split}
         assert split, name  # the weekly tier splits
         for platform in image.platforms:
@@ -181,16 +181,73 @@ def test_layers_in_tier_order_and_a_split_tier_has_its_large_dependencies_the_re
 def test_nothing_of_the_build_reaches_a_layer():
     """Wheels, sources and installer scripts are bind-mounted for one RUN, never COPYed; our own files are
     copied in by a step that settle.py ends (a COPY would keep the checkout's file times). The one COPY is of
-    what cross_install.py wrote under /out in an install stage, its times already settled."""
+    what an install stage wrote under /out (the venv, each layer of wheels), its times already settled."""
     for name, image in M.images.items():
         text = (REPO / "images" / name / "Dockerfile").read_text()
         cross = install_plan.cross_installed(image, layers.locks_of(REPO, image), layers.locked_own_layers(REPO, image))
         assert cross, name
-        assert re.findall(r"^COPY (.*)$", text, re.M) == [f"--from=install-{slug.replace('/', '-')} /out/ /" for slug in cross]
+        assert re.findall(r"^COPY (.*)$", text, re.M) == ["--from=install-venv /out/ /"] + [
+            f"--from=install-{slug.replace('/', '-')} /out/ /" for slug in cross]
         assert "cp -R /tmp/payload/. /opt/verl-image/" in text and "cp /tmp/pins.json /etc/verl-image/pins.json" in text
         assert "netprofile" not in text and "wheelhouse" not in text
         for mention in re.findall(r"^[^#\n]*\b(?:tiers|installer)/.*$", text, re.M):
             assert "--mount=type=bind" in mention, mention
+
+
+def _stages(text: str) -> dict:
+    """{stage name: its instructions, each continued line joined}."""
+    out = {}
+    for stage in re.split(r"^(?=FROM )", text, flags=re.M)[1:]:
+        head = stage.splitlines()[0]
+        name = head.split(" AS ")[1] if " AS " in head else None
+        out[name] = [line for line in re.sub(r"\\\n", " ", stage).splitlines() if line and not line.startswith("#")]
+    return out
+
+
+def test_the_venv_the_image_copies_is_made_by_the_step_the_image_would_run(monkeypatch):
+    """The image copies its venv from the installer stage (the build platform), which makes it with the
+    same RUN, after the same ENV and ARGs, as the image's own stage does where nothing is cross-installed."""
+    env = dockerfile.environment(REPO / "templates")
+    for name, image in M.images.items():
+        crossed = _stages((REPO / "images" / name / "Dockerfile").read_text())
+        with monkeypatch.context() as patch:
+            patch.setattr(dockerfile, "cross_installed", lambda *args: ())
+            patch.setattr(dockerfile, "wheel_builds", lambda *args: ())
+            emulated = _stages(dockerfile.render_image(env, M, image)["Dockerfile"])
+        venv_step = [step for step in emulated["image"] if "python3 -m venv" in step]
+        assert len(venv_step) == 1 and "verl_image.pth" in venv_step[0] and "settle.py" in venv_step[0], name
+        assert venv_step[0] in crossed["installer"], name
+        before = emulated["image"][:emulated["image"].index(venv_step[0])]
+        environment = [step for step in before if step.startswith(("ENV ", "ARG "))]
+        assert environment and all(step in crossed["installer"] for step in environment), name
+        assert not any("python3 -m venv" in step for step in crossed["image"]), name
+        assert "COPY --from=install-venv /out/ /" in crossed["image"], name
+
+
+def test_a_layer_with_an_sdist_is_built_from_the_image_before_it_and_installed_on_the_build_platform():
+    """Its wheels are built on the target platform in a stage FROM the image as it stands before the layer
+    (what install_tier.py's pip would build against), cross_install.py unpacks them with the layer's other
+    wheels, and the image goes on from that same stage with the COPY of the result."""
+    for name, image in M.images.items():
+        text = (REPO / "images" / name / "Dockerfile").read_text()
+        locks, own = layers.locks_of(REPO, image), layers.locked_own_layers(REPO, image)
+        cross, built = install_plan.cross_installed(image, locks, own), install_plan.wheel_builds(image, locks, own)
+        with_sdists = {part.slug for platform, lock in locks.items()
+                       for part in install_plan.parts(image, platform, lock, own) if part.builds_wheels}
+        assert set(built) == with_sdists & set(cross), name
+        stages = _stages(text)
+        for slug in built:
+            dash = slug.replace("/", "-")
+            wheels, install, image_goes_on = stages[f"wheels-{dash}"], stages[f"install-{dash}"], stages[f"image-{dash}"]
+            assert wheels[0].split()[1] == image_goes_on[0].split()[1] != "installer", (name, slug)
+            assert wheels[-1].endswith("python3 /tmp/build_wheels.py /tmp/tier /out"), (name, slug)
+            assert f"--mount=type=bind,from=wheels-{dash},source=/out,target=/tmp/tier-wheels" in install[-1]
+            assert install[-1].endswith("/tmp/cross_install.py /tmp/tier /out /tmp/tier-wheels"), (name, slug)
+            assert f"COPY --from=install-{dash} /out/ /" in image_goes_on, (name, slug)
+            assert f" AS image-{dash}\n" in dockerfile.image_stages(text), (name, slug)  # the image goes on from it
+    default = M.default_image
+    assert install_plan.wheel_builds(default, layers.locks_of(REPO, default), layers.locked_own_layers(REPO, default))
+    assert "install_tier.py" not in dockerfile.image_stages((REPO / "images" / default.name / "Dockerfile").read_text())
 
 
 def test_npu_images_prove_their_env_needs_no_entrypoint():
@@ -231,7 +288,7 @@ def test_pins_json_is_the_resolved_image():
 
 
 def test_template_errors_exit_2_and_write_nothing(repo_copy):
-    edit(repo_copy / "templates/Dockerfile.j2", "{{ image.python }}", "{{ image.pyhton }}")
+    edit(repo_copy / "templates/partials/steps.j2", "{{ image.python }}", "{{ image.pyhton }}")
     before = tree_snapshot(repo_copy / "images")
     result = run_build("render", root=repo_copy)
     assert result.returncode == 2, result.stderr

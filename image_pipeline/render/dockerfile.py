@@ -10,7 +10,7 @@ from pathlib import Path
 import jinja2
 
 from ..errors import UserError
-from .install_plan import cross_installed
+from .install_plan import cross_installed, wheel_builds
 from .layers import layers_of, locks_of, own_layers, tiers_of
 
 # Every time a build step writes is set to this one constant: 1980-01-01, the earliest time a zip file
@@ -49,13 +49,31 @@ def render_image(env, manifest, image, alternative=None) -> dict:
     tiers = tiers_of(variant)
     layers = {tier.name: layers_of(tier, own) for tier in tiers}
     cross = cross_installed(variant, locks, own)
+    built_here = wheel_builds(variant, locks, own)
     builders = [(tier, comp, layer) for tier in tiers for layer in layers[tier.name] for comp in layer.components
                 if comp in tier.built]
     text = render_template(env, "Dockerfile.j2", image.name, image=variant, repository=manifest.repository,
                            tiers=tiers, builders=builders, alternative=alternative, layers=layers, cross=cross,
+                           wheel_builds=built_here,
                            source_date_epoch=SOURCE_DATE_EPOCH,
                            base_env=sorted((variant.base.get("env") or {}).items()))
     text = re.sub(r"\n{3,}", "\n\n", text)
     pins = json.dumps(variant.pins(manifest.repository), indent=2, sort_keys=True) + "\n"
     suffix = f".{alternative.name}" if alternative else ""
     return {f"Dockerfile{suffix}": text, f"pins{suffix}.json": pins}
+
+
+def image_stages(text: str) -> str:
+    """The instructions of the image itself in a rendered Dockerfile: its final stage and the stages that
+    stage goes on from (`FROM <stage>`), first to last; the stages it only copies or mounts from are left out
+    (a layer whose sdists are built splits the image there: render/install_plan.wheel_builds)."""
+    parents, bodies, name = {}, {}, None
+    for chunk in re.split(r"^(?=FROM )", text, flags=re.M)[1:]:
+        words = chunk.split("\n", 1)[0].split()
+        name = words[words.index("AS") + 1] if "AS" in words else f"#{len(bodies)}"
+        parents[name], bodies[name] = words[words.index("AS") - 1] if "AS" in words else words[-1], chunk
+    chain = []
+    while name in bodies and name not in chain:
+        chain.append(name)
+        name = parents[name]
+    return "".join(bodies[stage] for stage in reversed(chain))

@@ -46,11 +46,20 @@ class Part:
                 "soc_version": image.soc_version}
 
     @property
-    def unpacks_only(self) -> bool:
-        """Whether everything it installs is a wheel, whose install runs no code of the target platform:
-        installer/cross_install.py then installs it on the build platform (the Dockerfile: cross_installed)."""
-        return (all(entry.artifact.kind == "wheel" for entry in self.entries)
-                and all(item["kind"] == "wheels" or (item["kind"] == "index" and item["file"].endswith(".whl"))
+    def builds_wheels(self) -> bool:
+        """Whether it installs an sdist (locked, or an item's): installer/build_wheels.py builds it into a
+        wheel on the target platform, in a stage FROM the image as it stands before this layer."""
+        return any(entry.artifact.kind == "sdist" for entry in self.entries) or any(
+            item["kind"] == "sdist" or (item["kind"] == "index" and _is_sdist(item["file"])) for item in self.items)
+
+    @property
+    def installs_wheels(self) -> bool:
+        """Whether everything it installs is a wheel, or an sdist built into one (builds_wheels): unpacking
+        runs no code of the target platform, so installer/cross_install.py installs it on the build platform
+        (the Dockerfile: cross_installed). A git tree or a builder stage's wheel keeps it in the image's stage."""
+        return (all(entry.artifact.kind == "wheel" or _is_sdist(entry.artifact.name) for entry in self.entries)
+                and all(item["kind"] in ("wheels", "sdist")
+                        or (item["kind"] == "index" and (item["file"].endswith(".whl") or _is_sdist(item["file"])))
                         for item in self.items))
 
     def layout(self) -> dict:
@@ -88,13 +97,22 @@ def parts(image, platform: str, lock, own: dict) -> list:
 
 
 def cross_installed(image, locks: dict, own: dict) -> tuple:
-    """The slugs of the layers that only unpack wheels on every platform the image is locked for: the one
-    Dockerfile of all its platforms installs those on the build platform and copies them in. A bump that
-    brings an sdist or a source build into a layer changes its render (the drift gate names it)."""
+    """The slugs of the layers installed on the build platform on every platform the image is locked for
+    (Part.installs_wheels): the one Dockerfile of all its platforms installs those there and copies them in.
+    A bump that brings a git tree or a source build into a layer changes its render (the drift gate names it)."""
     slugs = [part.slug for part in parts(image, next(iter(locks)), next(iter(locks.values())), own)] if locks else []
     emulated = {part.slug for platform, lock in locks.items() for part in parts(image, platform, lock, own)
-                if not part.unpacks_only}
+                if not part.installs_wheels}
     return tuple(slug for slug in slugs if slug not in emulated)
+
+
+def wheel_builds(image, locks: dict, own: dict) -> tuple:
+    """The cross-installed layers with an sdist on some platform (Part.builds_wheels): the Dockerfile builds
+    their wheels on the target platform before the build platform installs them."""
+    cross = cross_installed(image, locks, own)
+    built = {part.slug for platform, lock in locks.items() for part in parts(image, platform, lock, own)
+             if part.builds_wheels}
+    return tuple(slug for slug in cross if slug in built)
 
 
 def item_spec(comp) -> dict:
@@ -123,6 +141,11 @@ def _item(image, comp, lock, platform: str):
     """How install_tier.py installs a component the lock did not resolve (None: the lock did); the pin is
     the component's pins.json entry, which the host reads."""
     return item(item_spec(comp), _tables(lock), comp.as_pin(), platform)
+
+
+def _is_sdist(name: str) -> bool:
+    """The sdists installer/build_wheels.py builds (its is_sdist): PyPI's formats."""
+    return name.endswith((".tar.gz", ".zip"))
 
 
 def _without_fetch(item: dict) -> dict:

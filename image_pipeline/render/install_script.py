@@ -59,10 +59,9 @@ def layout(image, platform: str, lock, own: dict, dockerfile_text: str) -> dict:
 
 
 def final_env(dockerfile_text: str, skip=()) -> list:
-    """[[key, value]] of every ENV of the Dockerfile's final stage, in order. The base's own ENV is
-    left out: on a host it comes from the base's set_env scripts, which the activation file sources."""
-    final = dockerfile_text[dockerfile_text.rindex("\nFROM "):]
-    joined = re.sub(r"\\\n\s*", " ", final)
+    """[[key, value]] of every ENV of the image's own stages (dockerfile.image_stages), in order. The base's own
+    ENV is left out: on a host it comes from the base's set_env scripts, which the activation file sources."""
+    joined = re.sub(r"\\\n\s*", " ", dockerfile.image_stages(dockerfile_text))
     pairs = []
     for line in joined.splitlines():
         if not line.startswith("ENV "):
