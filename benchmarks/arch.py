@@ -4,7 +4,7 @@ arm64 with its venv and layers of wheels made on this host (installer/cross_inst
 its wheel under QEMU first: what `build.py image` does) and for arm64 with those made under QEMU too (as an
 arm64 host does natively), each build's ratio to amd64's, and whether both arm64 builds hold the same layers.
 
-    python benchmarks/arch.py [--no-emulated-install]
+    python benchmarks/arch.py [--no-emulated-install] [--no-smoke]
 
 Every build starts from an empty layer cache with the wheelhouse already downloaded (the numbers are
 the build itself, not the network); the bases are the bootstrapped ones. The emulated-install build is
@@ -56,6 +56,7 @@ def layers_differing(api, first: str, second: str) -> tuple:
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--no-emulated-install", action="store_true", help="skip the third build (the slow one)")
+    parser.add_argument("--no-smoke", action="store_true", help="time the builds only (the suites take most of the run)")
     args = parser.parse_args()
     api, manifest = engine.client(), load_manifest(REPO / "pins.yaml")
     rows, candidates = [], []
@@ -66,7 +67,8 @@ def main():
             if args.no_emulated_install and install == FOREIGN:
                 continue
             tag, built, build_s = build(api, manifest, platform, install)
-            smoke_s, passed = smoke(api, manifest, platform, built, Path(tmp)) if install == NATIVE else (None, None)
+            suite = install == NATIVE and not args.no_smoke
+            smoke_s, passed = smoke(api, manifest, platform, built, Path(tmp)) if suite else (None, None)
             rows.append((platform, how, build_s, smoke_s, passed, built))
             candidates.append(tag)
     native_s = rows[0][2]

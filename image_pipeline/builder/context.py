@@ -2,7 +2,8 @@
 
 Layout (the rendered Dockerfile bind-mounts these names):
   Dockerfile, pins.json        rendered in memory (equal to images/<name>/, checked before)
-  installer/                   install_tier.py, verify.py, check_env.py: run during the build only
+  installer/                   install_tier.py, cross_install.py, build_wheels.py, settle.py, verify.py,
+                               check_env.py: run during the build only
   tiers/<n>-<tier>/<layer>/    one directory per layer of the tier (render/install_plan.py): deps-<dist>
                                (a large dependency), deps (the others), pins-<component>; each
                                holds requirements.txt (hash-pinned), files/ (hard links into the
