@@ -19,7 +19,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from install_tier import PIP_FLAGS, VENV, apt, is_sdist, item_env, missing, run, sha256  # noqa: E402
+from install_tier import PIP_FLAGS, VENV, apt, from_source, is_sdist, item_env, missing, pinned_file, run, sha256  # noqa: E402
 
 PIP_WHEEL = [f"{VENV}/bin/python", "-m", "pip", "wheel", *PIP_FLAGS]
 
@@ -37,14 +37,8 @@ def locked_sdists(tier: Path) -> list:
 
 def item_sdists(tier: Path, items: list, soc_version: str) -> list:
     """(path, sha256, env) of each sources.json item that installs an sdist; its file must have its sha256."""
-    out = []
-    for item in items:
-        if item["kind"] == "sdist" or (item["kind"] == "index" and is_sdist(item["file"])):
-            path = tier / "files" / item["file"]
-            if sha256(path) != item["sha256"]:
-                sys.exit(f"build_wheels: {item['file']} has sha256 {sha256(path)}, pinned {item['sha256']}")
-            out.append((path, item["sha256"], item_env(item, soc_version)))
-    return out
+    return [(pinned_file(tier, item, "build_wheels"), item["sha256"], item_env(item, soc_version))
+            for item in items if from_source(item)]
 
 
 def main(tier: Path, out: Path) -> None:
@@ -54,8 +48,9 @@ def main(tier: Path, out: Path) -> None:
     apt(missing(sources.get("apt_build", [])) if builds and sources.get("compile") else [], "install")
     for path, digest, env in builds:
         run([*PIP_WHEEL, "--wheel-dir", str(out / digest), str(path)], env)
-        if len(list((out / digest).glob("*.whl"))) != 1:
-            sys.exit(f"build_wheels: {path.name} built {len(list((out / digest).glob('*.whl')))} wheels, not one")
+        wheels = list((out / digest).glob("*.whl"))
+        if len(wheels) != 1:
+            sys.exit(f"build_wheels: {path.name} built {len(wheels)} wheels, not one")
     out.mkdir(parents=True, exist_ok=True)
     print(f"build_wheels: {tier.name}: {len(builds)} sdists built into wheels", flush=True)
 

@@ -33,7 +33,7 @@ import tempfile
 from pathlib import Path
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from install_tier import VENV, is_sdist, sha256  # noqa: E402
+from install_tier import VENV, from_source, is_sdist, pinned_file, sha256  # noqa: E402
 
 SETTLE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "settle.py")
 
@@ -89,11 +89,8 @@ def wheel_of(tier: Path, name: str, version: str, digest: str, by_hash: dict, bu
 def item_wheels(tier: Path, item: dict, built=None) -> list:
     """(wheel, the path pip is given for it) of a sources.json item this script can install."""
     if item["kind"] in ("index", "sdist"):
-        path = tier / "files" / item["file"]
-        if sha256(path) != item["sha256"]:
-            sys.exit(f"cross_install: {item['file']} has sha256 {sha256(path)}, pinned {item['sha256']}")
-        from_source = item["kind"] == "sdist" or is_sdist(path.name)
-        return [(built_wheel(built, path, item["sha256"]) if from_source else path, path)]
+        path = pinned_file(tier, item, "cross_install")
+        return [(built_wheel(built, path, item["sha256"]) if from_source(item) else path, path)]
     if item["kind"] == "wheels":
         return [(tier / "files" / name, tier / "files" / name) for name in item["files"]]
     sys.exit(f"cross_install: a {item['kind']} item ({item.get('component')}) runs target code: install_tier.py installs it")

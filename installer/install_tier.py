@@ -54,6 +54,20 @@ def is_sdist(name: str) -> bool:
     return name.endswith((".tar.gz", ".zip"))
 
 
+def from_source(item: dict) -> bool:
+    """Whether a sources.json item installs an sdist, which pip builds into a wheel first."""
+    return item["kind"] == "sdist" or (item["kind"] == "index" and is_sdist(item["file"]))
+
+
+def pinned_file(tier: Path, item: dict, script: str) -> Path:
+    """The item's file under files/, which must have the sha256 its pin names."""
+    path = tier / "files" / item["file"]
+    found = sha256(path)
+    if found != item["sha256"]:
+        sys.exit(f"{script}: {item['file']} has sha256 {found}, pinned {item['sha256']}")
+    return path
+
+
 def missing(packages):
     """The packages not installed yet: only those are installed for a build and purged after it."""
     out = []
@@ -103,11 +117,7 @@ def item_env(item: dict, soc_version: str) -> dict:
 def install_item(tier: Path, item: dict, soc_version: str) -> None:
     env = item_env(item, soc_version)
     if item["kind"] in ("sdist", "index"):
-        path = tier / "files" / item["file"]
-        found = sha256(path)
-        if found != item["sha256"]:
-            sys.exit(f"install_tier: {item['file']} has sha256 {found}, pinned {item['sha256']}")
-        run([*PIP, str(path)], env)
+        run([*PIP, str(pinned_file(tier, item, "install_tier"))], env)
     elif item["kind"] == "built":
         wheels = sorted(Path("/tmp/tier-built", item["component"]).glob("*.whl"))
         if len(wheels) != 1:

@@ -66,10 +66,14 @@ def fresh_venv(path: Path) -> Path:
     return path
 
 
+def installer_env(venv: Path) -> dict:
+    """The environment an installer script runs in during the build, for this venv."""
+    return {**os.environ, "VERL_IMAGE_VENV": str(venv), "SOURCE_DATE_EPOCH": str(SOURCE_DATE_EPOCH)}
+
+
 def cross_install(venv: Path, tier: Path, out: Path, built: Path | None = None):
-    env = {**os.environ, "VERL_IMAGE_VENV": str(venv), "SOURCE_DATE_EPOCH": str(SOURCE_DATE_EPOCH)}
     return subprocess.run([str(venv / "bin" / "python"), str(SCRIPT), str(tier), str(out), *([str(built)] if built else [])],
-                          env=env, capture_output=True, text=True)
+                          env=installer_env(venv), capture_output=True, text=True)
 
 
 def tree(root: Path, skip_bytecode=True) -> dict:
@@ -203,8 +207,7 @@ def sdist_tier(tmp_path: Path) -> Path:
 
 
 def run_installer(script: str, venv: Path, *args):
-    env = {**os.environ, "VERL_IMAGE_VENV": str(venv), "SOURCE_DATE_EPOCH": str(SOURCE_DATE_EPOCH)}
-    return subprocess.run([sys.executable, str(REPO / "installer" / script), *map(str, args)], env=env,
+    return subprocess.run([sys.executable, str(REPO / "installer" / script), *map(str, args)], env=installer_env(venv),
                           capture_output=True, text=True)
 
 

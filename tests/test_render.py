@@ -195,13 +195,9 @@ def test_nothing_of_the_build_reaches_a_layer():
 
 
 def _stages(text: str) -> dict:
-    """{stage name: its instructions, each continued line joined}."""
-    out = {}
-    for stage in re.split(r"^(?=FROM )", text, flags=re.M)[1:]:
-        head = stage.splitlines()[0]
-        name = head.split(" AS ")[1] if " AS " in head else None
-        out[name] = [line for line in re.sub(r"\\\n", " ", stage).splitlines() if line and not line.startswith("#")]
-    return out
+    """{stage name: its instructions, each continued line joined, comments dropped}."""
+    return {name: [line for line in re.sub(r"\\\n", " ", body).splitlines() if line and not line.startswith("#")]
+            for name, (_, body) in dockerfile.stages(text).items()}
 
 
 def test_the_venv_the_image_copies_is_made_by_the_step_the_image_would_run(monkeypatch):
@@ -231,7 +227,8 @@ def test_a_layer_with_an_sdist_is_built_from_the_image_before_it_and_installed_o
     for name, image in M.images.items():
         text = (REPO / "images" / name / "Dockerfile").read_text()
         locks, own = layers.locks_of(REPO, image), layers.locked_own_layers(REPO, image)
-        cross, built = install_plan.cross_installed(image, locks, own), install_plan.wheel_builds(image, locks, own)
+        cross = install_plan.cross_installed(image, locks, own)
+        built = install_plan.wheel_builds(image, locks, own, cross)
         with_sdists = {part.slug for platform, lock in locks.items()
                        for part in install_plan.parts(image, platform, lock, own) if part.builds_wheels}
         assert set(built) == with_sdists & set(cross), name
@@ -246,7 +243,8 @@ def test_a_layer_with_an_sdist_is_built_from_the_image_before_it_and_installed_o
             assert f"COPY --from=install-{dash} /out/ /" in image_goes_on, (name, slug)
             assert f" AS image-{dash}\n" in dockerfile.image_stages(text), (name, slug)  # the image goes on from it
     default = M.default_image
-    assert install_plan.wheel_builds(default, layers.locks_of(REPO, default), layers.locked_own_layers(REPO, default))
+    locks, own = layers.locks_of(REPO, default), layers.locked_own_layers(REPO, default)
+    assert install_plan.wheel_builds(default, locks, own, install_plan.cross_installed(default, locks, own))
     assert "install_tier.py" not in dockerfile.image_stages((REPO / "images" / default.name / "Dockerfile").read_text())
 
 

@@ -49,7 +49,7 @@ def render_image(env, manifest, image, alternative=None) -> dict:
     tiers = tiers_of(variant)
     layers = {tier.name: layers_of(tier, own) for tier in tiers}
     cross = cross_installed(variant, locks, own)
-    built_here = wheel_builds(variant, locks, own)
+    built_here = wheel_builds(variant, locks, own, cross)
     builders = [(tier, comp, layer) for tier in tiers for layer in layers[tier.name] for comp in layer.components
                 if comp in tier.built]
     text = render_template(env, "Dockerfile.j2", image.name, image=variant, repository=manifest.repository,
@@ -63,17 +63,25 @@ def render_image(env, manifest, image, alternative=None) -> dict:
     return {f"Dockerfile{suffix}": text, f"pins{suffix}.json": pins}
 
 
+def stages(text: str) -> dict:
+    """{stage name (or #<index> if unnamed): (the stage or image it is FROM, its text)} of a rendered
+    Dockerfile, in order."""
+    out = {}
+    for chunk in re.split(r"^(?=FROM )", text, flags=re.M)[1:]:
+        words = chunk.split("\n", 1)[0].split()
+        named = "AS" in words
+        out[words[words.index("AS") + 1] if named else f"#{len(out)}"] = (
+            words[words.index("AS") - 1] if named else words[-1], chunk)
+    return out
+
+
 def image_stages(text: str) -> str:
     """The instructions of the image itself in a rendered Dockerfile: its final stage and the stages that
     stage goes on from (`FROM <stage>`), first to last; the stages it only copies or mounts from are left out
     (a layer whose sdists are built splits the image there: render/install_plan.wheel_builds)."""
-    parents, bodies, name = {}, {}, None
-    for chunk in re.split(r"^(?=FROM )", text, flags=re.M)[1:]:
-        words = chunk.split("\n", 1)[0].split()
-        name = words[words.index("AS") + 1] if "AS" in words else f"#{len(bodies)}"
-        parents[name], bodies[name] = words[words.index("AS") - 1] if "AS" in words else words[-1], chunk
-    chain = []
-    while name in bodies and name not in chain:
+    found = stages(text)
+    chain, name = [], next(reversed(found), None)
+    while name in found and name not in chain:
         chain.append(name)
-        name = parents[name]
-    return "".join(bodies[stage] for stage in reversed(chain))
+        name = found[name][0]
+    return "".join(found[stage][1] for stage in reversed(chain))

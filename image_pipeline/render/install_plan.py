@@ -49,8 +49,8 @@ class Part:
     def builds_wheels(self) -> bool:
         """Whether it installs an sdist (locked, or an item's): installer/build_wheels.py builds it into a
         wheel on the target platform, in a stage FROM the image as it stands before this layer."""
-        return any(entry.artifact.kind == "sdist" for entry in self.entries) or any(
-            item["kind"] == "sdist" or (item["kind"] == "index" and _is_sdist(item["file"])) for item in self.items)
+        return (any(entry.artifact.kind == "sdist" for entry in self.entries)
+                or any(_from_source(item) for item in self.items))
 
     @property
     def installs_wheels(self) -> bool:
@@ -58,9 +58,7 @@ class Part:
         runs no code of the target platform, so installer/cross_install.py installs it on the build platform
         (the Dockerfile: cross_installed). A git tree or a builder stage's wheel keeps it in the image's stage."""
         return (all(entry.artifact.kind == "wheel" or _is_sdist(entry.artifact.name) for entry in self.entries)
-                and all(item["kind"] in ("wheels", "sdist")
-                        or (item["kind"] == "index" and (item["file"].endswith(".whl") or _is_sdist(item["file"])))
-                        for item in self.items))
+                and all(_is_wheel(item) or _from_source(item) for item in self.items))
 
     def layout(self) -> dict:
         """What an install script carries of this part: no version, file or hash (host_plan.complete adds them)."""
@@ -106,10 +104,10 @@ def cross_installed(image, locks: dict, own: dict) -> tuple:
     return tuple(slug for slug in slugs if slug not in emulated)
 
 
-def wheel_builds(image, locks: dict, own: dict) -> tuple:
-    """The cross-installed layers with an sdist on some platform (Part.builds_wheels): the Dockerfile builds
-    their wheels on the target platform before the build platform installs them."""
-    cross = cross_installed(image, locks, own)
+def wheel_builds(image, locks: dict, own: dict, cross: tuple) -> tuple:
+    """Of the cross-installed layers (cross_installed), those with an sdist on some platform
+    (Part.builds_wheels): the Dockerfile builds their wheels on the target platform before the build
+    platform installs them."""
     built = {part.slug for platform, lock in locks.items() for part in parts(image, platform, lock, own)
              if part.builds_wheels}
     return tuple(slug for slug in cross if slug in built)
@@ -146,6 +144,15 @@ def _item(image, comp, lock, platform: str):
 def _is_sdist(name: str) -> bool:
     """The sdists installer/build_wheels.py builds (its is_sdist): PyPI's formats."""
     return name.endswith((".tar.gz", ".zip"))
+
+
+def _from_source(item: dict) -> bool:
+    """An item pip builds from an sdist (installer/install_tier.py's from_source)."""
+    return item["kind"] == "sdist" or (item["kind"] == "index" and _is_sdist(item["file"]))
+
+
+def _is_wheel(item: dict) -> bool:
+    return item["kind"] == "wheels" or (item["kind"] == "index" and item["file"].endswith(".whl"))
 
 
 def _without_fetch(item: dict) -> dict:
