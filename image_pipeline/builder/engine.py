@@ -167,6 +167,7 @@ def buildkit_command() -> tuple:
         if subprocess.run([docker, "buildx", "version"], capture_output=True).returncode == 0:
             return (docker, "buildx", "build", "--load"), {}
     env = {"DOCKER_BUILDKIT": "1"}
+    refusals = []
     with tempfile.TemporaryDirectory() as tmp:
         (Path(tmp) / "Dockerfile").write_text("FROM scratch\nLABEL org.verl.image.probe=buildkit\n")
         for docker in clients:
@@ -175,8 +176,18 @@ def buildkit_command() -> tuple:
             if result.returncode == 0:
                 subprocess.run([docker, "rmi", result.stdout.strip()], capture_output=True)
                 return (docker, "build"), env
+            refusals.append(f"{docker}: {_first_error_line(result.stderr + result.stdout)}")
+    # A client with BuildKit built in fails the probe too when the engine cannot build at all (its storage
+    # broken under it): the reason each client gave tells the two apart.
     raise UserError("no docker CLI here builds with BuildKit: install the buildx plugin, or use a docker "
-                    "client that has BuildKit built in (Debian's docker.io; `make engine` installs it)")
+                    "client that has BuildKit built in (Debian's docker.io; `make engine` installs it)"
+                    + (f"; the probe build said: {'; '.join(refusals)}" if refusals else ": no docker on PATH"))
+
+
+def _first_error_line(output: str) -> str:
+    lines = [line.strip() for line in output.splitlines() if line.strip()]
+    errors = [line for line in lines if "error" in line.lower() or "failed" in line.lower()]
+    return (errors or lines or ["exited non-zero, saying nothing"])[0][:300]
 
 
 class Progress:
