@@ -11,9 +11,9 @@ QEMU. Each file is what `pip install` in the image writes: pip's own wheel insta
 (RECORD, INSTALLER, REQUESTED, direct_url.json, entry points and their shebang), called directly because
 pip install refuses a wheel of another platform; the base pins that pip. Every file is checked against
 the sha256 its requirements line or sources.json item names before anything is unpacked (install_tier.py
-has pip check them with --require-hashes). settle.py, run as the image's steps run it, then compiles the
-hash-checked .pyc at the files' final paths and stamps every time; what the layer wrote to /opt/venv
-is moved under OUT.
+has pip check them with --require-hashes). settle.py writes the hash-checked .pyc at the files' final
+paths (pip's compile step asks it: compiled_as_settle) and, run as the image's steps run it, stamps every
+time; what the layer wrote to /opt/venv is moved under OUT.
 
 An sdist of the layer was built into a wheel on the target platform by installer/build_wheels.py (a
 build runs target code), whose stage is mounted at BUILT: BUILT/<the sdist's sha256>/ holds its one wheel,
@@ -24,6 +24,8 @@ TIER_DIR is install_tier.py's (requirements.txt, files/, sources.json); render/i
 layer to this script only when everything it installs on every platform is a wheel or an sdist.
 """
 
+import compileall
+import contextlib
 import json
 import os
 import platform
@@ -100,8 +102,8 @@ def unpack(path: Path, origin) -> None:
     """What `pip install` writes for one wheel: REQUESTED (pip marks what -r or the command line names), and,
     for a file named by its path (origin: the wheel, or the sdist it was built of), direct_url.json with
     the path pip was given. pip in the image compiles (PIP_NO_COMPILE=1 sets pip's `compile` option to
-    true, as pip reads a boolean from the environment), so RECORD lists the bytecode; settle.py then
-    writes it again, hash-checked."""
+    true, as pip reads a boolean from the environment), so RECORD lists the bytecode, which
+    compiled_as_settle has settle.py write."""
     name = parse_wheel_filename(path.name)[0]
     url = direct_url_from_link(Link(origin.resolve().as_uri())) if origin else None
     if url and RECORDS_ARCHIVE_HASH:
@@ -136,6 +138,34 @@ def move_written(written: list, out: Path, epoch: int) -> None:
     os.utime(out, (epoch, epoch))
 
 
+@contextlib.contextmanager
+def compiled_as_settle(record):
+    """pip's compile step, with each source compiled by `settle.py --compile` (settle.py says why it is not
+    compiled in this process) and its path written to record, which settle.py then leaves as it is."""
+    server = subprocess.Popen(["python3", SETTLE, "--compile"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                              text=True)
+
+    def compile_file(fullname, **_pips_options):
+        server.stdin.write(fullname + "\n")
+        server.stdin.flush()
+        answer = server.stdout.readline()
+        if answer not in ("ok\n", "skip\n"):
+            sys.exit(f"cross_install: settle.py --compile answered {answer!r} for {fullname}")
+        if answer == "ok\n":
+            record.write(fullname + "\n")
+        return answer == "ok\n"
+
+    pips_own = compileall.compile_file
+    compileall.compile_file = compile_file
+    try:
+        yield
+    finally:
+        compileall.compile_file = pips_own
+        server.stdin.close()
+        server.wait()
+        record.flush()
+
+
 def main(tier: Path, out: Path, built=None) -> None:
     epoch = int(os.environ["SOURCE_DATE_EPOCH"])
     sources = json.loads((tier / "sources.json").read_text())
@@ -143,10 +173,12 @@ def main(tier: Path, out: Path, built=None) -> None:
     wheels = [(wheel_of(tier, *line, by_hash, built), None) for line in locked(tier)]
     wheels += [pair for item in sources.get("items", []) for pair in item_wheels(tier, item, built)]
     before = listing(VENV)
-    with tempfile.NamedTemporaryFile("w", suffix=".settle-before") as marker:  # settle.py: written since this
-        for path, origin in wheels:
-            unpack(path, origin)
-        subprocess.run(["python3", SETTLE, marker.name, VENV], check=True)
+    with tempfile.NamedTemporaryFile("w", suffix=".settle-before") as marker, \
+            tempfile.NamedTemporaryFile("w", suffix=".compiled") as compiled:  # settle.py: written since marker
+        with compiled_as_settle(compiled):
+            for path, origin in wheels:
+                unpack(path, origin)
+        subprocess.run(["python3", SETTLE, marker.name, VENV, compiled.name], check=True)
     written = sorted(path for path, mtime in listing(VENV).items() if before.get(path) != mtime)
     move_written(written, out, epoch)
     print(f"cross_install: {len(wheels)} wheels, {len(written)} paths moved under {out}, on {platform.machine()}",

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """End every image RUN step with the same bytes on every build; never shipped.
 
-    python3 settle.py BEFORE [ROOT]
+    python3 settle.py BEFORE [ROOT [COMPILED]]
+    python3 settle.py --compile
 
 BEFORE: a file the step wrote first (on the step's tmpfs /tmp), listing every path under RESIDUE_DIRS
 then (`find /var /root -xdev`: a walk of the whole tree costs seconds under QEMU, and the first step
@@ -14,7 +15,13 @@ runs before python3 is installed). Everything the step wrote is newer than BEFOR
   3. sets the time of every file, directory and link the step wrote to SOURCE_DATE_EPOCH.
 Files a package brings with a time of its own (dpkg keeps the .deb's) are left as they came.
 Mount points (/proc, /sys, /dev, the step's tmpfs and bind mounts) are not walked. ROOT (default /)
-is the tree to settle: the tests settle a scratch tree.
+is the tree to settle: the tests settle a scratch tree. COMPILED: a file listing sources (one a line)
+`settle.py --compile` compiled during the step, which step 2 does not compile again.
+
+--compile: compiles each source path read from stdin as step 2 does, answering `ok` or `skip` (not Python
+this interpreter reads) a line. cross_install.py has pip's compile step use it: in a process that imported
+pip, a code object can marshal to other bytes (a shared constant's reference count decides whether marshal
+writes it as a reference), so pip's own .pyc were written twice, once by pip and once again here.
 """
 
 import glob
@@ -62,11 +69,18 @@ def remove_residue(root: str, before: set) -> None:
             os.remove(path)
 
 
-def compile_hash_checked(path: str) -> None:
+def compile_hash_checked(path: str) -> bool:
     try:
         py_compile.compile(path, doraise=True, invalidation_mode=py_compile.PycInvalidationMode.CHECKED_HASH)
     except (py_compile.PyCompileError, SyntaxError, ValueError):
-        pass  # not Python this interpreter reads (a template, another version's code): pip skips it too
+        return False  # not Python this interpreter reads (a template, another version's code): pip skips it too
+    return True
+
+
+def serve_compiles(requests, answers) -> None:
+    for line in requests:
+        answers.write("ok\n" if compile_hash_checked(line.rstrip("\n")) else "skip\n")
+        answers.flush()
 
 
 def compiled_paths(sources: list) -> set:
@@ -91,20 +105,25 @@ def newer(paths, start: float, device: int) -> list:
 
 
 def main() -> None:
+    if sys.argv[1:] == ["--compile"]:
+        return serve_compiles(sys.stdin, sys.stdout)
     start = os.lstat(sys.argv[1]).st_mtime
     root = sys.argv[2] if len(sys.argv) > 2 else "/"
+    compiled = set(open(sys.argv[3]).read().splitlines()) if len(sys.argv) > 3 else set()
     with open(sys.argv[1]) as listing:
         before = set(listing.read().splitlines())
     epoch = int(os.environ["SOURCE_DATE_EPOCH"])
     remove_residue(root, before)
     written = set(written_since(root, start))  # one walk: under QEMU each costs seconds a step
     sources = sorted(p for p in written if p.endswith(".py") and os.path.isfile(p) and not os.path.islink(p))
+    uncompiled = [source for source in sources if source not in compiled]
     with ProcessPoolExecutor() as pool:
-        list(pool.map(compile_hash_checked, sources, chunksize=64))
+        list(pool.map(compile_hash_checked, uncompiled, chunksize=64))
     written |= set(newer(compiled_paths(sources), start, os.lstat(root).st_dev))
     for path in sorted(written, reverse=True):  # children before their directories
         os.utime(path, (epoch, epoch), follow_symlinks=False)
-    print(f"settle: {len(sources)} sources compiled, {len(written)} paths set to {epoch}", flush=True)
+    print(f"settle: {len(uncompiled)} sources compiled ({len(sources) - len(uncompiled)} already by settle.py "
+          f"--compile), {len(written)} paths set to {epoch}", flush=True)
 
 
 if __name__ == "__main__":

@@ -30,11 +30,12 @@ def _record_hash(data: bytes) -> str:
     return "sha256=" + base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=").decode()
 
 
-def make_wheel(directory: Path, name: str, version: str, tag: str = "py3-none-any") -> Path:
+def make_wheel(directory: Path, name: str, version: str, tag: str = "py3-none-any",
+               module: bytes = b"def main():\n    return 0\n") -> Path:
     """A wheel with a module, a console script and a data file, as a build backend writes it."""
     info = f"{name}-{version}.dist-info"
     files = {
-        f"{name}/__init__.py": b"def main():\n    return 0\n",
+        f"{name}/__init__.py": module,
         f"{name}-{version}.data/data/share/{name}/notes.txt": b"shipped data\n",
         f"{info}/METADATA": f"Metadata-Version: 2.1\nName: {name}\nVersion: {version}\n".encode(),
         f"{info}/WHEEL": f"Wheel-Version: 1.0\nGenerator: test\nRoot-Is-Purelib: true\nTag: {tag}\n".encode(),
@@ -118,6 +119,52 @@ def test_every_path_it_moves_has_the_settled_time_and_its_python_hash_checked_by
     pyc = next((site / "demo" / "__pycache__").glob("__init__.*.pyc"))
     assert int.from_bytes(pyc.read_bytes()[4:8], "little") == 0b11  # hash-based, checked at import
     assert (site / "demo" / "__init__.py").is_file() and not list(venv.glob("lib/*/site-packages/demo/__init__.py"))
+
+
+# Bytecode that marshals to other bytes in a process that imported pip (a shared one-character constant)
+PROCESS_SENSITIVE = b"""def main(argument=None):
+    if argument is None:
+        return 0
+    return '{' + ','.join(argument.choices) + '}' + '/'.join(argument.option_strings)
+"""
+
+
+def _pyc_settle_writes(venv: Path, source: Path, text: bytes) -> bytes:
+    """The .pyc an image step's settle.py writes for `text` at `source` (its module's path in the venv)."""
+    marker = venv.parent / "settle-before"
+    marker.write_text("")
+    source.parent.mkdir(parents=True, exist_ok=True)
+    source.write_bytes(text)
+    subprocess.run(["python3", str(REPO / "installer" / "settle.py"), str(marker), str(venv)],
+                   env=installer_env(venv), check=True, capture_output=True)
+    return next((source.parent / "__pycache__").glob(f"{source.stem}.*.pyc")).read_bytes()
+
+
+def test_its_bytecode_is_the_bytes_settle_writes_and_settle_compiles_none_of_it_again(tmp_path):
+    wheel = make_wheel(tmp_path, "demo", "1.0", module=PROCESS_SENSITIVE)
+    venv = fresh_venv(tmp_path / "venv")
+    result = cross_install(venv, make_tier(tmp_path, [wheel]), tmp_path / "out")
+    assert result.returncode == 0, result.stderr
+    assert "settle: 0 sources compiled (1 already by settle.py --compile)" in result.stdout
+    site = next((tmp_path / "out" / venv.relative_to("/")).glob("lib/python*/site-packages"))
+    shipped = next((site / "demo" / "__pycache__").glob("__init__.*.pyc")).read_bytes()
+    source = venv / site.relative_to(tmp_path / "out" / venv.relative_to("/")) / "demo" / "__init__.py"
+    assert shipped == _pyc_settle_writes(venv, source, PROCESS_SENSITIVE)
+    in_pips_process = subprocess.run(
+        [str(venv / "bin" / "python"), "-c", "import marshal, sys, pip._internal.operations.install.wheel; "
+         f"sys.stdout.buffer.write(marshal.dumps(compile({PROCESS_SENSITIVE!r}, {str(source)!r}, 'exec')))"],
+        capture_output=True, check=True).stdout
+    assert shipped[16:] != in_pips_process  # what pip's own compile step would have shipped
+
+
+def test_a_module_this_python_cannot_compile_gets_no_bytecode_and_no_record_row(tmp_path):
+    wheel = make_wheel(tmp_path, "demo", "1.0", module=b"print 'a module of another Python'\n")
+    venv = fresh_venv(tmp_path / "venv")
+    result = cross_install(venv, make_tier(tmp_path, [wheel]), tmp_path / "out")
+    assert result.returncode == 0, result.stderr
+    site = next((tmp_path / "out" / venv.relative_to("/")).glob("lib/python*/site-packages"))
+    assert not list(site.glob("demo/__pycache__/*.pyc"))
+    assert "__pycache__" not in (site / "demo-1.0.dist-info" / "RECORD").read_text()
 
 
 def test_it_installs_a_wheel_of_another_platform_which_pip_refuses(tmp_path):
