@@ -2,7 +2,9 @@
 environment a host install made (images/<name>/install.*.sh), the same way.
 
 Each check runs in a fresh interpreter (several set process-global state), killed with its
-process group when it outlives its timeout. A check is PASS or FAIL; a device check on an
+process group when it outlives its timeout. Consecutive checks marked `concurrent` in checks.json (they
+only import and read) run side by side, as many at once as this process has CPUs; every other check
+runs alone, after all before it finished. A check is PASS or FAIL; a device check on an
 image whose device is absent (an NPU image on a host without NPUs) is NOT RUN, never PASS,
 and the suite only passes when every selected check passed. A check that applies only inside an
 image (checks.json: where) is NOT RUN in an exported environment and does not count against it.
@@ -22,6 +24,7 @@ import sys
 import tempfile
 import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -59,7 +62,8 @@ def parse(argv=None):
     return parser.parse_args(argv)
 
 
-def run_check(check: Check, context_file: Path, artifacts: Path) -> Result:
+def run_check(check: Check, context_file: Path, artifacts: Path, beside_others: bool = False) -> Result:
+    """beside_others: other checks run at the same time, so each line it prints is tagged with its name."""
     result_file = artifacts / f"{check.name}.result.json"
     log_file = artifacts / f"{check.name}.log"
     timeout = check.timeout_s * float(os.environ.get("SMOKE_TIMEOUT_SCALE", "1"))
@@ -68,7 +72,8 @@ def run_check(check: Check, context_file: Path, artifacts: Path) -> Result:
     process = subprocess.Popen([sys.executable, "-m", "smoke_tests.run_one", check.name, str(context_file),
                                 str(result_file)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                                errors="replace", start_new_session=True)
-    reader = threading.Thread(target=_tee, args=(process.stdout, log_file), daemon=True)
+    prefix = f"    {check.name}| " if beside_others else "    "
+    reader = threading.Thread(target=_tee, args=(process.stdout, log_file, prefix), daemon=True)
     reader.start()
     try:
         process.wait(timeout=timeout)
@@ -85,12 +90,36 @@ def run_check(check: Check, context_file: Path, artifacts: Path) -> Result:
                                       f"see {log_file.name}", seconds=round(time.monotonic() - started, 2))
 
 
-def _tee(stream, log_file: Path) -> None:
+def _tee(stream, log_file: Path, prefix: str) -> None:
     with open(log_file, "w") as log:
         for line in stream:
             log.write(line)
             log.flush()
-            print(f"    {line.rstrip()}", flush=True)
+            print(f"{prefix}{line.rstrip()}", flush=True)
+
+
+def side_by_side(checks: list) -> list:
+    """The run order cut into groups: consecutive concurrent checks together, every other check alone."""
+    groups = []
+    for check in checks:
+        if check.concurrent and groups and groups[-1][-1].concurrent:
+            groups[-1].append(check)
+        else:
+            groups.append([check])
+    return groups
+
+
+def run_all(checks: list, run, workers: int) -> list:
+    """run(check, beside_others) for every check, a group at a time (side_by_side), at most `workers`
+    of a group at once; the results in run order."""
+    results = []
+    for group in side_by_side(checks):
+        if len(group) == 1:
+            results.append(run(group[0], False))
+            continue
+        with ThreadPoolExecutor(max_workers=max(1, min(workers, len(group)))) as pool:
+            results += list(pool.map(lambda check: run(check, True), group))
+    return results
 
 
 def not_run(check: Check, reason: str) -> Result:
@@ -112,13 +141,13 @@ def write_junit(results: list, path: Path) -> None:
     ET.ElementTree(suite).write(path, encoding="unicode", xml_declaration=True)
 
 
-def summary(results: list) -> str:
+def summary(results: list, wall_s: float) -> str:
     width = max(len(r.name) for r in results)
     rows = [f"{'check':<{width}}  result    seconds  detail"]
     rows += [f"{r.name:<{width}}  {r.status:<8}  {r.seconds:7.1f}  {r.detail[:110]}" for r in results]
     counts = ", ".join(f"{sum(r.status == s for r in results)} {s}" for s in ("PASS", "FAIL", "NOT RUN", "MEASURED")
                        if any(r.status == s for r in results))
-    rows.append(f"{counts} in {sum(r.seconds for r in results):.1f} s")
+    rows.append(f"{counts} in {wall_s:.1f} s ({sum(r.seconds for r in results):.1f} s of checks)")
     return "\n".join(rows)
 
 
@@ -159,10 +188,15 @@ def main(argv=None) -> int:
         left = [c.name for c in select(checks, pins["device"], "", args.extended, roles=pins["stack"]) if c not in chosen]
         print(f"a local promotion's run: {', '.join(left) or 'nothing'} left to CI's device stage", flush=True)
     elsewhere = {c.name for c in chosen if here not in c.where}
-    results = [not_run(c, f"applies only {' or '.join(PLACES[w] for w in c.where)}; this run is {PLACES[here]}")
-               if c.name in elsewhere
-               else run_check(c, Path(handle.name), args.artifacts) if present or not c.needs_device else not_run(c, why)
-               for c in chosen]
+
+    def run(c: Check, beside_others: bool) -> Result:
+        if c.name in elsewhere:
+            return not_run(c, f"applies only {' or '.join(PLACES[w] for w in c.where)}; this run is {PLACES[here]}")
+        if c.needs_device and not present:
+            return not_run(c, why)
+        return run_check(c, Path(handle.name), args.artifacts, beside_others)
+    started = time.monotonic()
+    results = run_all(chosen, run, len(os.sched_getaffinity(0)))
     merged = {}
     for result in results:
         merged.update(result.metrics)
@@ -170,7 +204,7 @@ def main(argv=None) -> int:
     write_baseline_candidate(args.artifacts, pins)
     (args.artifacts / "results.json").write_text(json.dumps([r.as_dict() for r in results], indent=1))
     write_junit(results, args.artifacts / "junit.xml")
-    print(summary(results), flush=True)
+    print(summary(results, time.monotonic() - started), flush=True)
     passed = all(r.status in ("PASS", "MEASURED") or r.name in elsewhere for r in results)
     return 0 if passed else 1
 

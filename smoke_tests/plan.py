@@ -30,6 +30,7 @@ class Check:
     imports: tuple = ()  # (where, modules): where is EVERY_IMAGE, a device or a stack role
     engine: str = ""  # the verl checkpoint engine a sync check drives (registry name)
     closes: str = ""  # the runtime difference from upstream's images this check holds the image to
+    concurrent: bool = False  # only imports and reads: runs beside the concurrent checks next to it in run order
 
     def applies_to(self, device: str, roles) -> bool:
         """Is this a check of an image of `device` whose stack has `roles`?"""

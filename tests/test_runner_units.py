@@ -428,3 +428,45 @@ def manifest_of_repo():
     from image_pipeline.manifest import load_manifest
 
     return load_manifest(REPO / "pins.yaml")
+
+
+def _checks(*names_and_concurrency):
+    from smoke_tests.plan import Check
+
+    return [Check(name=name, run="m:f", needs_device=False, timeout_s=1, proves="", concurrent=concurrent)
+            for name, concurrent in names_and_concurrency]
+
+
+def test_consecutive_concurrent_checks_form_one_group_and_every_other_check_runs_alone():
+    from smoke_tests.__main__ import side_by_side
+
+    checks = _checks(("a", True), ("b", True), ("train", False), ("c", True), ("sync", False), ("d", False))
+    assert [[c.name for c in group] for group in side_by_side(checks)] == [["a", "b"], ["train"], ["c"], ["sync"], ["d"]]
+
+
+def test_the_checks_of_a_group_run_at_the_same_time_and_the_next_check_only_after_all_of_them():
+    """Each check of the group waits at a barrier for the other: run one at a time, the first would
+    break it (its timeout) and the group's results would say so."""
+    from smoke_tests.__main__ import run_all
+
+    barrier, events = threading.Barrier(2, timeout=10), []
+
+    def run(check, beside_others):
+        events.append(("start", check.name, beside_others))
+        if check.name != "alone":
+            barrier.wait()
+        events.append(("end", check.name))
+        return check.name
+
+    checks = _checks(("imports", True), ("defaults", True), ("alone", False))
+    assert run_all(checks, run, workers=2) == ["imports", "defaults", "alone"]
+    assert {e for e in events[:2]} == {("start", "imports", True), ("start", "defaults", True)}
+    assert events[-2:] == [("start", "alone", False), ("end", "alone")]
+
+
+def test_the_suite_marks_concurrent_only_the_checks_that_import_and_read():
+    """Training and the syncs bind ports and run two ranks each: they must run alone."""
+    from smoke_tests.plan import load_checks
+
+    concurrent = {c.name for c in load_checks() if c.concurrent}
+    assert concurrent and all(name.startswith("conformance.") for name in concurrent)

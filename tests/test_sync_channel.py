@@ -131,3 +131,56 @@ def test_the_sync_names_every_tensor_whose_bytes_differ_and_the_fault_flips_one_
     del got["b"]
     got["c"] = sent["b"]
     assert compare(2, sums, got, digest)[1:] == ["v2 b: missing", "v2 c: unexpected tensor"]
+
+
+class _RanksThatNeverStart:
+    """Stands in for multiprocessing's spawn context (no torch in the fast suite): records the ranks
+    run_local would start; none runs, so run_local reports them unfinished at once."""
+
+    def __init__(self):
+        self.started = []
+
+    def Queue(self):
+        import queue
+        return queue.Queue()
+
+    def Process(self, target, args):
+        context = self
+
+        class Rank:
+            def start(self):
+                context.started.append(args)
+
+            def is_alive(self):
+                return False
+
+            def join(self, timeout=None):
+                pass
+        return Rank()
+
+
+def test_a_local_syncs_parent_sets_the_engines_environment_and_leaves_the_stand_in_to_its_ranks(monkeypatch):
+    """The stand-in imports verl and its engines: half a minute per process under QEMU. The ranks apply
+    it themselves (run_rank), so the process that only spawns them must not."""
+    import multiprocessing
+    import sys
+    import types
+
+    from smoke_tests.sync import SyncConfig, harness
+
+    from conftest import REPO
+
+    monkeypatch.syspath_prepend(str(REPO / "payload" / "python"))
+    applied = []
+    standin = types.ModuleType("verl_image.cpu_standin")
+    standin.apply = lambda: applied.append("parent")
+    monkeypatch.setitem(sys.modules, "verl_image.cpu_standin", standin)
+    monkeypatch.delenv("MC_FORCE_TCP", raising=False)
+    ranks = _RanksThatNeverStart()
+    monkeypatch.setattr(multiprocessing, "get_context", lambda method: ranks)
+    monkeypatch.setattr(harness, "connect", lambda host, port, master: types.SimpleNamespace(port=29500))
+    report = harness.run_local(SyncConfig(backend="mooncake", versions=1, bucket_bytes=1 << 20), "cpu")
+    assert applied == []
+    assert [rank_args[1] for _, _, rank_args, _ in ranks.started] == [0, 1]  # runtime_patch.spawn's child entry
+    assert harness.os.environ["MC_FORCE_TCP"] == "1"
+    assert not report.ok and "did not finish" in report.error

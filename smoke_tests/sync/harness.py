@@ -279,12 +279,13 @@ def _rank_process(cfg_dict, rank, port, device_kind, queue) -> None:
 
 
 def run_local(cfg: SyncConfig, device_kind: str) -> SyncReport:
-    """Spawn trainer and rollout in this container (children apply the runtime patches too)."""
+    """Spawn trainer and rollout in this container. Each rank prepares verl's engines itself (run_rank):
+    this process imports neither verl nor the stand-in, each a half-minute under QEMU."""
     from verl_image import runtime_patch
 
-    from .adapt import prepare_engines
+    from .adapt import engine_environment
 
-    prepare_engines(device_kind, require_device=False)  # registers the CPU stand-in for the children
+    engine_environment(device_kind)
     context = multiprocessing.get_context("spawn")
     store = connect("127.0.0.1", 0, master=True)
     queue = context.Queue()
