@@ -470,3 +470,22 @@ def test_the_suite_marks_concurrent_only_the_checks_that_import_and_read():
 
     concurrent = {c.name for c in load_checks() if c.concurrent}
     assert concurrent and all(name.startswith("conformance.") for name in concurrent)
+
+
+def test_a_check_running_beside_others_tags_each_line_it_prints_with_its_name(tmp_path):
+    """The suite's own runner in this venv: verl_defaults crashes here (no verl), printing a traceback;
+    beside conformance.versions each line says whose it is, alone it is indented as before."""
+    pins = json.loads((REPO / "images/cpu/pins.json").read_text())
+    (tmp_path / "pins.json").write_text(json.dumps(pins))
+    env = dict(os.environ, PYTHONPATH=str(REPO))
+
+    def printed(only):
+        result = subprocess.run([sys.executable, "-m", "smoke_tests", "--pins", str(tmp_path / "pins.json"),
+                                 "--artifacts", str(tmp_path / only), "--only", only],
+                                capture_output=True, text=True, env=env, cwd=tmp_path)
+        assert result.returncode == 1, result.stdout + result.stderr
+        return [line for line in result.stdout.splitlines() if "Traceback" in line]
+
+    assert printed("conformance.versions,conformance.verl_defaults") == [
+        "    conformance.verl_defaults| Traceback (most recent call last):"]
+    assert printed("conformance.verl_defaults") == ["    Traceback (most recent call last):"]
