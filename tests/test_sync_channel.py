@@ -163,6 +163,7 @@ def test_a_local_syncs_parent_sets_the_engines_environment_and_leaves_the_stand_
     """The stand-in imports verl and its engines: half a minute per process under QEMU. The ranks apply
     it themselves (run_rank), so the process that only spawns them must not."""
     import multiprocessing
+    import os
     import sys
     import types
 
@@ -175,12 +176,15 @@ def test_a_local_syncs_parent_sets_the_engines_environment_and_leaves_the_stand_
     standin = types.ModuleType("verl_image.cpu_standin")
     standin.apply = lambda: applied.append("parent")
     monkeypatch.setitem(sys.modules, "verl_image.cpu_standin", standin)
-    monkeypatch.delenv("MC_FORCE_TCP", raising=False)
+    engine_env = ("MC_FORCE_TCP", "RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER")
+    for name in engine_env:  # setenv first records the variable's state: the test leaves the environment as found
+        monkeypatch.setenv(name, "unset")
+        monkeypatch.delenv(name)
     ranks = _RanksThatNeverStart()
     monkeypatch.setattr(multiprocessing, "get_context", lambda method: ranks)
     monkeypatch.setattr(harness, "connect", lambda host, port, master: types.SimpleNamespace(port=29500))
     report = harness.run_local(SyncConfig(backend="mooncake", versions=1, bucket_bytes=1 << 20), "cpu")
     assert applied == []
     assert [rank_args[1] for _, _, rank_args, _ in ranks.started] == [0, 1]  # runtime_patch.spawn's child entry
-    assert harness.os.environ["MC_FORCE_TCP"] == "1"
+    assert [os.environ.get(name) for name in engine_env] == ["1", "0"]
     assert not report.ok and "did not finish" in report.error
